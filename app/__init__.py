@@ -1,0 +1,1 @@
+"""Ostraca: an asynchronous play-by-web server for board games."""

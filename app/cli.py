@@ -1,0 +1,102 @@
+"""The `ostraca` command: serve, migrate, create-admin, demo."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from datetime import UTC, datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from app.db import make_engine, session_factory
+from app.main import prepare_database
+from app.models import User
+from app.services import accounts, lobby
+from app.services.errors import ServiceError
+from app.settings import Settings
+
+DEMO_PASSWORD = "demo-password-2026"
+DEMO_PLAYERS = (
+    ("alice@example.com", "Alice"),
+    ("bruno@example.com", "Bruno"),
+    ("chloe@example.com", "Chloé"),
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="ostraca", description="Ostraca, a play-by-web board game server.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="migrate the database, then run the web server")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--no-jobs", action="store_true", help="do not run background jobs in this process")
+    commands.add_parser("migrate", help="bring the database schema up to date")
+    admin = commands.add_parser("create-admin", help="create an administrator (or promote an account)")
+    admin.add_argument("--email", required=True)
+    admin.add_argument("--name", required=True)
+    commands.add_parser("demo", help="create demo players and a running game")
+    args = parser.parse_args(argv)
+
+    settings = Settings()
+    try:
+        if args.command == "serve":
+            return _serve(settings, args.host, args.port, args.no_jobs)
+        prepare_database(settings)
+        if args.command == "migrate":
+            print("The database is up to date.")
+        elif args.command == "create-admin":
+            _create_admin(settings, args.email, args.name)
+        elif args.command == "demo":
+            _demo(settings)
+    except ServiceError as error:
+        print(f"error: {error.message}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _serve(settings: Settings, host: str, port: int, no_jobs: bool) -> int:
+    import uvicorn
+
+    from app.main import create_app
+
+    prepare_database(settings)
+    if no_jobs:
+        settings = settings.model_copy(update={"run_jobs": False})
+    print(f"Ostraca is at http://{host}:{port}/ (database: {settings.sqlalchemy_url.split('@')[-1]})")
+    uvicorn.run(create_app(settings), host=host, port=port, proxy_headers=True, log_level="info")
+    return 0
+
+
+def _create_admin(settings: Settings, email: str, name: str) -> None:
+    password = getpass.getpass("Password for the administrator: ")
+    with session_factory(make_engine(settings.sqlalchemy_url))() as session:
+        user = accounts.create_admin(session, email=email, password=password, display_name=name)
+        print(f"{user.display_name} <{user.email}> is an administrator.")
+
+
+def _demo(settings: Settings) -> None:
+    now = datetime.now(UTC)
+    with session_factory(make_engine(settings.sqlalchemy_url))() as session:
+        players = [_demo_user(session, email, name) for email, name in DEMO_PLAYERS]
+        game = lobby.create_game(
+            session, players[0], game_type="dragonstones", players=3, time_limit_hours=48, now=now
+        )
+        for player in players[1:]:
+            lobby.join_game(session, player, game.id, now)
+        print(f"Demo game '{game.name}' is running at {settings.base_url}/games/{game.id}")
+        print(
+            f"Log in as any of {', '.join(email for email, _ in DEMO_PLAYERS)} with password {DEMO_PASSWORD}"
+        )
+
+
+def _demo_user(session: Session, email: str, name: str) -> User:
+    existing = session.scalar(select(User).where(User.email == email))
+    if existing is not None:
+        return existing
+    return accounts.sign_up(session, email=email, password=DEMO_PASSWORD, display_name=name)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""The contract every game's rules implement.
+
+A rules object is stateless: the state of a game is a value that `apply` turns into a new value. Rules never
+read the clock or global random state; any randomness lives inside the state as a seeded generator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Wait:
+    """One seat that the game waits on."""
+
+    seat: int
+    phase: str  # e.g. "bid", "power:thief"; shown to players and used by the clock
+    simultaneous: bool = False  # all such seats may act at once (sealed bids)
+    first_in_phase: bool = False  # the clock gives this seat 1.5x the time limit
+    market: bool = False  # a trade-market phase: the clock applies the market window
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, for the game log, e-mails and live updates."""
+
+    kind: str
+    data: dict[str, Any]
+    to: frozenset[int] | None = None  # None: public; else only these seats may see it
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A seat's final result; place 1 is the winner, equal places are ties."""
+
+    seat: int
+    place: int
+    score: float
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[S]):
+    """What `apply` returns: the new state and what happened."""
+
+    state: S
+    events: list[Event] = field(default_factory=list)
+
+
+class RuleError(Exception):
+    """An illegal order. `code` is a stable machine word; `message` plain English."""
+
+    def __init__(self, code: str, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+
+
+class GameRules(Protocol[S]):
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    Options: type[BaseModel]  # creation options, every field with a default
+    Order: Any  # a pydantic type (usually a discriminated union) whose JSON Schema describes the orders
+
+    def new_game(self, options: BaseModel, players: int, seed: int) -> S: ...
+
+    def waits(self, state: S) -> list[Wait]: ...
+
+    def apply(self, state: S, seat: int, order: Mapping[str, Any]) -> Outcome[S]: ...
+
+    def default_order(self, state: S, seat: int) -> Mapping[str, Any]: ...
+
+    def sample_order(self, state: S, seat: int, rng: random.Random) -> Mapping[str, Any]: ...
+
+    def view(self, state: S, seat: int | None) -> dict[str, Any]: ...
+
+    def standings(self, state: S) -> list[Standing] | None: ...
+
+    def dump(self, state: S) -> dict[str, Any]: ...
+
+    def load(self, data: dict[str, Any]) -> S: ...

@@ -1,0 +1,86 @@
+"""create_app(settings) -> FastAPI. The lifespan starts and stops the background jobs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.middleware.sessions import SessionMiddleware
+
+from app import migrate
+from app.db import make_engine, session_factory
+from app.services import live
+from app.settings import Settings
+from app.web import api, errors, pages
+from app.web.ratelimit import RateLimiter
+from app.web.security import SecurityHeadersMiddleware
+
+ROOT = Path(__file__).resolve().parent.parent
+log = logging.getLogger(__name__)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    engine = make_engine(settings.sqlalchemy_url)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        listener = None
+        if engine.dialect.name == "postgresql":
+            dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+            listener = asyncio.create_task(live.listen_postgres(dsn))
+        yield
+        if listener is not None:
+            listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listener
+        engine.dispose()
+
+    app = FastAPI(title="Ostraca", version="0.1.0", lifespan=lifespan, docs_url="/api/docs", redoc_url=None)
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.sessions = session_factory(engine)
+    app.state.limiter = RateLimiter()
+    app.state.templates = make_templates()
+
+    app.add_middleware(SecurityHeadersMiddleware)
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=settings.secret_key,
+        session_cookie="ostraca_session",
+        max_age=settings.session_max_age_days * 86400,
+        same_site="lax",
+        https_only=settings.https_only_cookies,
+    )
+    errors.install(app)
+    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    return app
+
+
+def make_templates() -> Jinja2Templates:
+    env = Environment(
+        loader=FileSystemLoader(ROOT / "templates"),
+        autoescape=select_autoescape(["html", "xml"]),
+        extensions=["jinja2.ext.i18n"],
+    )
+    env.newstyle_gettext = True  # type: ignore[attr-defined]
+    pages.install_filters(env)
+    return Jinja2Templates(env=env)
+
+
+def prepare_database(settings: Settings) -> None:
+    """Bring the schema up to date (the embedded default does this at every start)."""
+    engine = make_engine(settings.sqlalchemy_url)
+    try:
+        migrate.upgrade(engine)
+    finally:
+        engine.dispose()

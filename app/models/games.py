@@ -1,0 +1,128 @@
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from app.db import Base, JSONDocument, UTCDateTime, utcnow
+
+GAME_STATUSES = ("open", "active", "finished", "cancelled")
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_type: Mapped[str] = mapped_column(String(32))
+    name: Mapped[str] = mapped_column(String(80))
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    players: Mapped[int] = mapped_column(Integer)
+    time_limit_hours: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    options: Mapped[dict[str, Any]] = mapped_column(JSONDocument, default=dict)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument, nullable=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    creator_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    standings: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONDocument, nullable=True)
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.joined_at, Seat.id", lazy="selectin"
+    )
+
+
+class Seat(Base):
+    """A place at the table. Before the start it has no number; at the start numbers follow the pick order."""
+
+    __tablename__ = "seats"
+    __table_args__ = (
+        UniqueConstraint("game_id", "user_id", name="uq_seats_game_user"),
+        UniqueConstraint("game_id", "number", name="uq_seats_game_number"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    number: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    status: Mapped[str] = mapped_column(String(16), default="playing")  # playing, open
+    missed_turns: Mapped[int] = mapped_column(Integer, default=0)
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+
+
+class SeatTenure(Base):
+    """Who held a seat when; ratings and history are per tenure and never overwritten."""
+
+    __tablename__ = "seat_tenures"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat_id: Mapped[int] = mapped_column(ForeignKey("seats.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    end_reason: Mapped[str | None] = mapped_column(String(16), nullable=True)
+
+
+class GameOrder(Base):
+    """The append-only log of every state change of a game."""
+
+    __tablename__ = "game_orders"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_game_orders_game_seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    origin: Mapped[str] = mapped_column(String(16))  # player, timeout, admin
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class GameEvent(Base):
+    """What happened, with who may see it (`visible_to` None = everyone)."""
+
+    __tablename__ = "game_events"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_game_events_game_seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    order_seq: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    kind: Mapped[str] = mapped_column(String(48))
+    data: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
+    visible_to: Mapped[list[int] | None] = mapped_column(JSONDocument, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class WaitRow(Base):
+    """A seat the game waits on, with its deadline (None: no time limit)."""
+
+    __tablename__ = "waits"
+    __table_args__ = (
+        UniqueConstraint("game_id", "seat", name="uq_waits_game_seat"),
+        Index("ix_waits_deadline_at", "deadline_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[str] = mapped_column(String(48))
+    simultaneous: Mapped[bool] = mapped_column(Boolean, default=False)
+    first_in_phase: Mapped[bool] = mapped_column(Boolean, default=False)
+    since_version: Mapped[int] = mapped_column(Integer)  # the game's version when this wait began
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

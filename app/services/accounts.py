@@ -1,0 +1,178 @@
+"""Accounts: sign-up, log-in, profile, password, log out everywhere."""
+
+from __future__ import annotations
+
+import re
+import zoneinfo
+from dataclasses import dataclass
+
+from pwdlib import PasswordHash
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from app.models import User
+from app.services.errors import ServiceError
+
+LANGUAGES = ("en", "fr")
+MIN_PASSWORD_LENGTH = 10
+EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+NAME_PATTERN = re.compile(r"^[\w][\w .'-]{1,38}[\w.]$")
+COMMON_PASSWORDS = frozenset(
+    {"password123", "1234567890", "azertyuiop", "qwertyuiop", "motdepasse", "0123456789", "password1234"}
+)
+
+_hasher = PasswordHash.recommended()
+# Verified against when the e-mail is unknown, so a failed log-in takes as long either way.
+_DUMMY_HASH = _hasher.hash("not a real password, only for timing")
+
+
+@dataclass(frozen=True)
+class Profile:
+    display_name: str
+    email: str
+    language: str
+    time_zone: str
+
+
+def normalise_email(email: str) -> str:
+    return email.strip().lower()
+
+
+def check_email(email: str) -> str:
+    email = normalise_email(email)
+    if len(email) > 254 or not EMAIL_PATTERN.match(email):
+        raise ServiceError("invalid_input", "This is not a valid e-mail address.", "email")
+    return email
+
+
+def check_display_name(name: str) -> str:
+    name = " ".join(name.split())
+    if not NAME_PATTERN.match(name):
+        raise ServiceError(
+            "invalid_input",
+            "A display name has 3 to 40 letters, digits, spaces, dots, dashes or apostrophes.",
+            "display_name",
+        )
+    return name
+
+
+def check_password(password: str, email: str = "") -> None:
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise ServiceError("weak_password", "The password must have at least 10 characters.", "password")
+    lowered = password.lower()
+    if lowered in COMMON_PASSWORDS or len(set(password)) < 4 or (email and email.split("@")[0] in lowered):
+        raise ServiceError("weak_password", "This password is too easy to guess.", "password")
+
+
+def check_language(language: str) -> str:
+    if language not in LANGUAGES:
+        raise ServiceError("invalid_input", "Choose English or French.", "language")
+    return language
+
+
+def check_time_zone(zone: str) -> str:
+    if zone not in zoneinfo.available_timezones():
+        raise ServiceError("invalid_input", "This is not a known time zone.", "time_zone")
+    return zone
+
+
+def sign_up(
+    session: Session,
+    *,
+    email: str,
+    password: str,
+    display_name: str,
+    language: str = "en",
+    time_zone: str = "UTC",
+) -> User:
+    email = check_email(email)
+    name = check_display_name(display_name)
+    check_password(password, email)
+    user = User(
+        email=email,
+        display_name=name,
+        password_hash=_hasher.hash(password),
+        language=check_language(language),
+        time_zone=check_time_zone(time_zone),
+    )
+    _refuse_taken(session, email, name)
+    session.add(user)
+    try:
+        session.commit()
+    except IntegrityError:  # lost a race with another sign-up
+        session.rollback()
+        _refuse_taken(session, email, name)
+        raise
+    return user
+
+
+def _refuse_taken(session: Session, email: str, name: str, exclude_id: int | None = None) -> None:
+    others = select(User.id).where(User.id != exclude_id) if exclude_id else select(User.id)
+    if session.scalar(others.where(User.email == email)):
+        raise ServiceError(
+            "email_taken", "This e-mail address is already registered: log in instead.", "email"
+        )
+    if session.scalar(others.where(func.lower(User.display_name) == name.lower())):
+        raise ServiceError("name_taken", "This display name is taken: choose another.", "display_name")
+
+
+def authenticate(session: Session, email: str, password: str) -> User:
+    user = session.scalar(select(User).where(User.email == normalise_email(email)))
+    if user is None:
+        _hasher.verify(password, _DUMMY_HASH)
+        raise _bad_credentials()
+    valid, new_hash = _hasher.verify_and_update(password, user.password_hash)
+    if not valid:
+        raise _bad_credentials()
+    if new_hash:
+        user.password_hash = new_hash
+        session.commit()
+    return user
+
+
+def _bad_credentials() -> ServiceError:
+    return ServiceError("bad_credentials", "Wrong e-mail address or password.")
+
+
+def get_user(session: Session, user_id: int) -> User | None:
+    return session.get(User, user_id)
+
+
+def update_profile(session: Session, user: User, profile: Profile) -> User:
+    email = check_email(profile.email)
+    name = check_display_name(profile.display_name)
+    language = check_language(profile.language)
+    zone = check_time_zone(profile.time_zone)
+    _refuse_taken(session, email, name, exclude_id=user.id)
+    user.email, user.display_name, user.language, user.time_zone = email, name, language, zone
+    session.commit()
+    return user
+
+
+def change_password(session: Session, user: User, current: str, new: str) -> User:
+    if not _hasher.verify(current, user.password_hash):
+        raise ServiceError("bad_credentials", "The current password is wrong.", "current_password")
+    check_password(new, user.email)
+    user.password_hash = _hasher.hash(new)
+    user.session_version += 1  # every other session ends
+    session.commit()
+    return user
+
+
+def log_out_everywhere(session: Session, user: User) -> User:
+    user.session_version += 1
+    session.commit()
+    return user
+
+
+def create_admin(session: Session, *, email: str, password: str, display_name: str) -> User:
+    existing = session.scalar(select(User).where(User.email == normalise_email(email)))
+    if existing is not None:
+        existing.role = "admin"
+        session.commit()
+        return existing
+    user = sign_up(session, email=email, password=password, display_name=display_name)
+    user.role = "admin"
+    session.commit()
+    return user

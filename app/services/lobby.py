@@ -1,0 +1,187 @@
+"""Creating, joining, leaving, cancelling and listing games; a game starts when its last seat is taken."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from app.games import registry
+from app.models import Game, Notification, Seat, SeatTenure, User
+from app.services import play
+from app.services.errors import ServiceError, not_found
+from app.services.names import generate_game_name
+
+MAX_TIME_LIMIT_HOURS = 24 * 14
+LIST_LIMIT = 100
+
+
+def create_game(
+    session: Session,
+    creator: User,
+    *,
+    game_type: str,
+    players: int,
+    time_limit_hours: int | None,
+    options: Mapping[str, Any] | None = None,
+    name: str | None = None,
+    now: datetime,
+) -> Game:
+    if not registry.known(game_type):
+        raise ServiceError("invalid_input", "There is no such game type.", "game_type")
+    rules = registry.get(game_type)
+    if not rules.min_players <= players <= rules.max_players:
+        raise ServiceError(
+            "invalid_input",
+            f"{rules.title} is played by {rules.min_players} to {rules.max_players} players.",
+            "players",
+        )
+    if time_limit_hours is not None and not 1 <= time_limit_hours <= MAX_TIME_LIMIT_HOURS:
+        raise ServiceError("invalid_input", "The time limit is 1 to 336 hours, or none.", "time_limit_hours")
+    game = Game(
+        game_type=game_type,
+        name=_check_name(name) if name else generate_game_name(),
+        players=players,
+        time_limit_hours=time_limit_hours,
+        options=_validated_options(rules.Options, options or {}),
+        seed=secrets.randbits(62),
+        creator_id=creator.id,
+        created_at=now,
+        version=0,
+    )
+    session.add(game)
+    session.flush()
+    _take_seat(session, game, creator, now)
+    session.commit()
+    return game
+
+
+def _check_name(name: str) -> str:
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= 80:
+        raise ServiceError("invalid_input", "A game name has 1 to 80 characters.", "name")
+    return name
+
+
+def _validated_options(options_model: Any, raw: Mapping[str, Any]) -> dict[str, Any]:
+    try:
+        return dict(options_model.model_validate(dict(raw)).model_dump(mode="json"))
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or None
+        raise ServiceError("invalid_input", f"Invalid option: {first['msg']}.", field) from None
+
+
+def rename_game(session: Session, user: User, game_id: int, name: str) -> Game:
+    game = _locked_game(session, game_id)
+    if game.creator_id != user.id:
+        raise ServiceError("forbidden", "Only the game's creator may rename it.")
+    game.name = _check_name(name)
+    session.commit()
+    return game
+
+
+def join_game(session: Session, user: User, game_id: int, now: datetime) -> Game:
+    game = _locked_game(session, game_id)
+    _require_open(game)
+    if any(seat.user_id == user.id for seat in game.seats):
+        raise ServiceError("already_joined", "You are already in this game.")
+    if len(game.seats) >= game.players:
+        raise ServiceError("game_full", "This game is full.")
+    _take_seat(session, game, user, now)
+    if len(game.seats) == game.players:
+        _start(session, game, now)
+    play.announce(session, game)
+    session.commit()
+    return game
+
+
+def leave_game(session: Session, user: User, game_id: int) -> Game:
+    game = _locked_game(session, game_id)
+    _require_open(game)
+    seat = next((seat for seat in game.seats if seat.user_id == user.id), None)
+    if seat is None:
+        raise ServiceError("not_your_game", "You are not in this game.")
+    if game.creator_id == user.id:
+        raise ServiceError("forbidden", "The creator cancels the game instead of leaving it.")
+    game.seats.remove(seat)
+    session.delete(seat)
+    session.commit()
+    return game
+
+
+def cancel_game(session: Session, user: User, game_id: int) -> Game:
+    game = _locked_game(session, game_id)
+    _require_open(game)
+    if game.creator_id != user.id and not user.is_admin:
+        raise ServiceError("forbidden", "Only the game's creator may cancel it.")
+    game.status = "cancelled"
+    session.commit()
+    return game
+
+
+def _locked_game(session: Session, game_id: int) -> Game:
+    game = session.scalar(select(Game).where(Game.id == game_id).with_for_update())
+    if game is None:
+        raise not_found("This game")
+    return game
+
+
+def _require_open(game: Game) -> None:
+    if game.status != "open":
+        raise ServiceError("wrong_status", "This game is no longer open to joining or leaving.")
+
+
+def _take_seat(session: Session, game: Game, user: User, now: datetime) -> None:
+    seat = Seat(user_id=user.id, joined_at=now, status="playing")
+    game.seats.append(seat)
+    session.flush()
+
+
+def _start(session: Session, game: Game, now: datetime) -> None:
+    """Seats get a random pick order; the rules make the first state; the first waits begin."""
+    seats = list(game.seats)
+    secrets.SystemRandom().shuffle(seats)
+    for number, seat in enumerate(seats):
+        seat.number = number
+        assert seat.user_id is not None
+        session.add(SeatTenure(seat_id=seat.id, user_id=seat.user_id, started_at=now))
+        session.add(Notification(user_id=seat.user_id, game_id=game.id, kind="game_started", data={}))
+    rules = registry.get(game.game_type)
+    state = rules.new_game(rules.Options.model_validate(game.options), game.players, game.seed)
+    game.state = rules.dump(state)
+    game.status = "active"
+    game.started_at = now
+    game.version = 1
+    play.sync_waits(session, game, rules.waits(state), acting_seat=None, now=now)
+
+
+def list_games(session: Session, status: str, user: User | None = None) -> list[Game]:
+    query = select(Game).where(Game.status == status)
+    if status == "finished":
+        query = query.order_by(Game.finished_at.desc())
+    elif status == "active":
+        query = query.order_by(Game.started_at.desc())
+    else:
+        query = query.order_by(Game.created_at.desc())
+    return list(session.scalars(query.limit(LIST_LIMIT)))
+
+
+def my_games(session: Session, user: User) -> list[Game]:
+    query = (
+        select(Game)
+        .join(Seat, Seat.game_id == Game.id)
+        .where(Seat.user_id == user.id, Game.status.in_(("open", "active")))
+        .order_by(Game.id.desc())
+    )
+    return list(session.scalars(query.limit(LIST_LIMIT)))
+
+
+def count_games(session: Session) -> dict[str, int]:
+    rows = session.execute(select(Game.status, func.count()).group_by(Game.status))
+    return {status: count for status, count in rows}

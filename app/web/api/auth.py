@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from app.services import accounts
+from app.web.api.schemas import ERROR_RESPONSES, LogIn, Me, PasswordChange, ProfileUpdate, SignUp
+from app.web.deps import DB, AppSettings, CurrentUser, Limiter, client_address, csrf_token, log_in, log_out
+
+router = APIRouter(tags=["accounts"], responses=ERROR_RESPONSES)
+
+
+@router.get("/auth/csrf")
+def get_csrf_token(request: Request) -> dict[str, str]:
+    """The token to send as X-CSRF-Token with every state change (sign-up and log-in included)."""
+    return {"csrf_token": csrf_token(request)}
+
+
+@router.post("/auth/signup", status_code=201)
+def sign_up(body: SignUp, request: Request, session: DB, limiter: Limiter, settings: AppSettings) -> Me:
+    limiter.hit("signup", client_address(request), settings.signups_per_hour, 3600)
+    user = accounts.sign_up(
+        session,
+        email=body.email,
+        password=body.password,
+        display_name=body.display_name,
+        language=body.language,
+        time_zone=body.time_zone,
+    )
+    log_in(request, user)
+    return Me.of(user, csrf_token(request))
+
+
+@router.post("/auth/login")
+def login(body: LogIn, request: Request, session: DB, limiter: Limiter, settings: AppSettings) -> Me:
+    limiter.hit("login-ip", client_address(request), settings.login_attempts_per_minute, 60)
+    limiter.hit("login-email", accounts.normalise_email(body.email), settings.login_attempts_per_minute, 60)
+    user = accounts.authenticate(session, body.email, body.password)
+    log_in(request, user)
+    return Me.of(user, csrf_token(request))
+
+
+@router.post("/auth/logout", status_code=204)
+def logout(request: Request) -> None:
+    log_out(request)
+
+
+@router.post("/auth/logout-everywhere", status_code=204)
+def logout_everywhere(request: Request, session: DB, user: CurrentUser) -> None:
+    accounts.log_out_everywhere(session, user)
+    log_out(request)
+
+
+@router.get("/me")
+def me(request: Request, user: CurrentUser) -> Me:
+    return Me.of(user, csrf_token(request))
+
+
+@router.patch("/me")
+def update_me(body: ProfileUpdate, request: Request, session: DB, user: CurrentUser) -> Me:
+    profile = accounts.Profile(
+        display_name=body.display_name or user.display_name,
+        email=body.email or user.email,
+        language=body.language or user.language,
+        time_zone=body.time_zone or user.time_zone,
+    )
+    accounts.update_profile(session, user, profile)
+    return Me.of(user, csrf_token(request))
+
+
+@router.post("/me/password", status_code=204)
+def change_password(body: PasswordChange, request: Request, session: DB, user: CurrentUser) -> None:
+    accounts.change_password(session, user, body.current_password, body.new_password)
+    log_in(request, user)  # this session stays; every other one ends

@@ -1,0 +1,152 @@
+"""Request and response bodies of the JSON API."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from app.models import Game, User
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+    field: str | None = None
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody} for status in (400, 401, 403, 404, 409, 422, 429)
+}
+
+
+class SignUp(BaseModel):
+    email: str = Field(max_length=254)
+    password: str = Field(max_length=256)
+    display_name: str = Field(max_length=80)
+    language: str = "en"
+    time_zone: str = "UTC"
+
+
+class LogIn(BaseModel):
+    email: str = Field(max_length=254)
+    password: str = Field(max_length=256)
+
+
+class ProfileUpdate(BaseModel):
+    display_name: str | None = Field(None, max_length=80)
+    email: str | None = Field(None, max_length=254)
+    language: str | None = None
+    time_zone: str | None = None
+
+
+class PasswordChange(BaseModel):
+    current_password: str = Field(max_length=256)
+    new_password: str = Field(max_length=256)
+
+
+class Me(BaseModel):
+    id: int
+    email: str
+    display_name: str
+    language: str
+    time_zone: str
+    role: str
+    csrf_token: str
+
+    @classmethod
+    def of(cls, user: User, csrf_token: str) -> Me:
+        return cls(
+            id=user.id,
+            email=user.email,
+            display_name=user.display_name,
+            language=user.language,
+            time_zone=user.time_zone,
+            role=user.role,
+            csrf_token=csrf_token,
+        )
+
+
+class GameCreate(BaseModel):
+    game_type: str
+    players: int
+    time_limit_hours: int | None = 48
+    options: dict[str, Any] = Field(default_factory=dict)
+    name: str | None = Field(None, max_length=80)
+
+
+class GameRename(BaseModel):
+    name: str = Field(max_length=200)
+
+
+class SeatOut(BaseModel):
+    number: int | None
+    player: str | None
+    status: str
+
+
+class GameSummary(BaseModel):
+    id: int
+    game_type: str
+    name: str
+    status: str
+    players: int
+    seats_taken: int
+    time_limit_hours: int | None
+    version: int
+    created_at: datetime
+
+    @classmethod
+    def of(cls, game: Game) -> GameSummary:
+        return cls(
+            id=game.id,
+            game_type=game.game_type,
+            name=game.name,
+            status=game.status,
+            players=game.players,
+            seats_taken=len(game.seats),
+            time_limit_hours=game.time_limit_hours,
+            version=game.version,
+            created_at=game.created_at,
+        )
+
+
+class WaitOut(BaseModel):
+    seat: int
+    player: str | None
+    phase: str
+    deadline_at: datetime | None
+    default_order: dict[str, Any] | None = None
+
+
+class EventOut(BaseModel):
+    seq: int
+    kind: str
+    data: dict[str, Any]
+    private: bool
+    created_at: datetime
+
+
+class GameDetail(BaseModel):
+    game: GameSummary
+    options: dict[str, Any]
+    your_seat: int | None
+    players: list[str | None]
+    waits: list[WaitOut]
+    view: dict[str, Any] | None
+    standings: list[dict[str, Any]] | None
+
+
+class OrderIn(BaseModel):
+    order: dict[str, Any]
+    expected_version: int
+
+
+class OrderAccepted(BaseModel):
+    version: int
+    status: str

@@ -1,0 +1,77 @@
+"""One handler per kind of failure; every refusal has the same JSON shape or the same page."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException
+from starlette.responses import JSONResponse, Response
+
+from app.services.errors import ServiceError
+from app.web.deps import optional_user, render, translator
+
+log = logging.getLogger(__name__)
+
+HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+
+
+def install(app: FastAPI) -> None:
+    app.add_exception_handler(ServiceError, _service_error)  # type: ignore[arg-type]
+    app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
+    app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(Exception, _unexpected_error)
+
+
+async def _service_error(request: Request, error: ServiceError) -> Response:
+    return _respond(request, error.status, error.code, error.message, error.field)
+
+
+async def _validation_error(request: Request, error: RequestValidationError) -> Response:
+    first = error.errors()[0] if error.errors() else {"loc": (), "msg": "Invalid request"}
+    field = ".".join(str(part) for part in first["loc"] if part not in ("body", "query", "path")) or None
+    return _respond(request, 422, "invalid_input", f"Invalid request: {first['msg']}.", field)
+
+
+async def _http_error(request: Request, error: HTTPException) -> Response:
+    code = HTTP_CODES.get(error.status_code, "http_error")
+    message = "This page does not exist." if error.status_code == 404 else str(error.detail)
+    return _respond(request, error.status_code, code, message, None, error.headers)
+
+
+async def _unexpected_error(request: Request, error: Exception) -> Response:
+    log.exception("unexpected error on %s %s", request.method, request.url.path)
+    return _respond(request, 500, "server_error", "Something went wrong on our side; nothing was changed.")
+
+
+def _respond(
+    request: Request,
+    status: int,
+    code: str,
+    message: str,
+    field: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    wants_json = request.url.path.startswith("/api/") or "application/json" in request.headers.get(
+        "accept", ""
+    )
+    if wants_json:
+        tr = translator(request, None)
+        body = {"error": {"code": code, "message": tr.plain(message), "field": field}}
+        return JSONResponse(body, status_code=status, headers=headers)
+    user = _user_or_none(request)
+    template = "partials/error.html" if request.headers.get("hx-request") else "error.html"
+    context = {"code": code, "message": message, "field": field, "status": status}
+    return render(request, template, user, context, status_code=status)
+
+
+def _user_or_none(request: Request) -> object | None:
+    try:
+        with request.app.state.sessions() as session:
+            user = optional_user(request, session)
+            if user is not None:
+                session.expunge(user)
+            return user
+    except Exception:  # the error page must render even when the database is the problem
+        return None

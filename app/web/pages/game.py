@@ -1,0 +1,116 @@
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Request
+from sse_starlette.sse import EventSourceResponse
+from starlette.responses import RedirectResponse, Response
+
+from app.games import registry
+from app.services import lobby, play
+from app.services.errors import ServiceError
+from app.services.live import BUS
+from app.web.deps import DB, AppSettings, CurrentUser, Limiter, MaybeUser, Now, render
+from app.web.forms import FormFields
+
+router = APIRouter()
+LIVE_PING_SECONDS = 20
+
+
+def _back(game_id: int) -> RedirectResponse:
+    return RedirectResponse(f"/games/{game_id}", 303)
+
+
+def _context(view: play.GameView) -> dict[str, Any]:
+    rules = registry.get(view.game.game_type)
+    my_wait = view.my_wait
+    return {
+        "view": view,
+        "game": view.game,
+        "rules": rules,
+        "board": view.board,
+        "my_wait": my_wait,
+        "prompt_since": my_wait.since_version if my_wait else "",
+        "template_dir": f"games/{view.game.game_type}",
+    }
+
+
+@router.get("/games/{game_id}")
+def game_page(request: Request, game_id: int, session: DB, user: MaybeUser) -> Response:
+    view = play.game_view(session, game_id, user)
+    return render(request, "game.html", user, _context(view))
+
+
+@router.get("/games/{game_id}/fragment")
+def game_fragment(request: Request, game_id: int, session: DB, user: MaybeUser, since: str = "") -> Response:
+    """What a live page swaps in when the game moves; the order forms only when the question changed."""
+    view = play.game_view(session, game_id, user)
+    context = _context(view)
+    context["orders_changed"] = str(context["prompt_since"]) != since
+    return render(request, "partials/game_live.html", user, context)
+
+
+@router.get("/games/{game_id}/live")
+async def game_live(request: Request, game_id: int) -> EventSourceResponse:
+    async def versions() -> AsyncIterator[dict[str, str]]:
+        async with BUS.subscribe(game_id) as queue:
+            while not await request.is_disconnected():
+                try:
+                    version = await asyncio.wait_for(queue.get(), timeout=LIVE_PING_SECONDS)
+                except TimeoutError:
+                    continue
+                yield {"event": "moved", "data": str(version), "id": str(version)}
+
+    return EventSourceResponse(versions(), ping=LIVE_PING_SECONDS)
+
+
+@router.post("/games/{game_id}/join")
+def join(game_id: int, session: DB, user: CurrentUser, now: Now) -> Response:
+    lobby.join_game(session, user, game_id, now)
+    return _back(game_id)
+
+
+@router.post("/games/{game_id}/leave")
+def leave(game_id: int, session: DB, user: CurrentUser) -> Response:
+    lobby.leave_game(session, user, game_id)
+    return RedirectResponse("/", 303)
+
+
+@router.post("/games/{game_id}/cancel")
+def cancel(game_id: int, session: DB, user: CurrentUser) -> Response:
+    lobby.cancel_game(session, user, game_id)
+    return RedirectResponse("/", 303)
+
+
+@router.post("/games/{game_id}/rename")
+def rename(
+    game_id: int, session: DB, user: CurrentUser, name: Annotated[str, Form(max_length=200)]
+) -> Response:
+    lobby.rename_game(session, user, game_id, name)
+    return _back(game_id)
+
+
+@router.post("/games/{game_id}/orders")
+def submit_order(
+    request: Request,
+    game_id: int,
+    session: DB,
+    user: CurrentUser,
+    now: Now,
+    limiter: Limiter,
+    settings: AppSettings,
+    fields: FormFields,
+) -> Response:
+    limiter.hit("orders", str(user.id), settings.orders_per_minute, 60)
+    try:
+        expected_version = int(fields.pop("expected_version", ""))
+    except (TypeError, ValueError):
+        raise ServiceError("invalid_input", "This form has no game version: reload the page.") from None
+    play.submit(session, user, game_id, fields, expected_version, now)
+    if request.headers.get("hx-request"):
+        view = play.game_view(session, game_id, user)
+        context = {**_context(view), "orders_changed": True}
+        return render(request, "partials/game_live.html", user, context)
+    return _back(game_id)
