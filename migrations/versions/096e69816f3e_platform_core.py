@@ -1,8 +1,8 @@
 """platform core
 
-Revision ID: 011ed4491628
+Revision ID: 096e69816f3e
 Revises:
-Create Date: 2026-11-30 11:10:53.604897
+Create Date: 2026-11-30 11:15:06.505108
 """
 
 from collections.abc import Sequence
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision: str = "011ed4491628"
+revision: str = "096e69816f3e"
 down_revision: str | None = None
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
@@ -140,6 +140,7 @@ def upgrade() -> None:
         sa.Column("phase", sa.String(length=48), nullable=False),
         sa.Column("simultaneous", sa.Boolean(), nullable=False),
         sa.Column("first_in_phase", sa.Boolean(), nullable=False),
+        sa.Column("since_version", sa.Integer(), nullable=False),
         sa.Column("started_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("deadline_at", sa.DateTime(timezone=True), nullable=True),
         sa.ForeignKeyConstraint(

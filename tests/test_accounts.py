@@ -1,0 +1,176 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from tests.conftest import PASSWORD, sign_up
+
+
+def _csrf(client: TestClient) -> None:
+    client.headers["X-CSRF-Token"] = client.get("/api/v1/auth/csrf").json()["csrf_token"]
+
+
+def _error(response: Any) -> dict[str, Any]:
+    body: dict[str, Any] = response.json()["error"]
+    return body
+
+
+def test_sign_up_logs_in_and_hashes_with_argon2(client: TestClient, db: Any) -> None:
+    sign_up(client, "Alice", language="fr", time_zone="Europe/Paris")
+    me = client.get("/api/v1/me").json()
+    assert (me["language"], me["time_zone"]) == ("fr", "Europe/Paris")
+    from app.models import User
+
+    stored = db.query(User).one()
+    assert stored.password_hash.startswith("$argon2id$")
+    assert PASSWORD not in stored.password_hash
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code", "field"),
+    [
+        ({"password": "short"}, 422, "weak_password", "password"),
+        ({"password": "aaaaaaaaaaaa"}, 422, "weak_password", "password"),
+        ({"email": "not-an-address"}, 422, "invalid_input", "email"),
+        ({"display_name": "x"}, 422, "invalid_input", "display_name"),
+        ({"time_zone": "Mars/Olympus"}, 422, "invalid_input", "time_zone"),
+        ({"language": "de"}, 422, "invalid_input", "language"),
+    ],
+)
+def test_sign_up_refusals(
+    client: TestClient, body: dict[str, str], status: int, code: str, field: str
+) -> None:
+    _csrf(client)
+    full = {"email": "bob@example.com", "password": PASSWORD, "display_name": "Bob", **body}
+    response = client.post("/api/v1/auth/signup", json=full)
+    assert response.status_code == status
+    assert _error(response)["code"] == code
+    assert _error(response)["field"] == field
+    assert client.get("/api/v1/me").status_code == 401
+
+
+def test_duplicate_email_and_name(make_client: Any) -> None:
+    first, second = make_client(), make_client()
+    sign_up(first, "Alice")
+    _csrf(second)
+    same_email = {"email": "ALICE@example.com", "password": PASSWORD, "display_name": "Other"}
+    response = second.post("/api/v1/auth/signup", json=same_email)
+    assert (response.status_code, _error(response)["code"]) == (409, "email_taken")
+    same_name = {"email": "other@example.com", "password": PASSWORD, "display_name": "alice"}
+    response = second.post("/api/v1/auth/signup", json=same_name)
+    assert (response.status_code, _error(response)["code"]) == (409, "name_taken")
+
+
+def test_wrong_credentials_do_not_tell_which_accounts_exist(make_client: Any) -> None:
+    sign_up(make_client(), "Alice")
+    client = make_client()
+    _csrf(client)
+    wrong_password = client.post(
+        "/api/v1/auth/login", json={"email": "alice@example.com", "password": "nope-nope"}
+    )
+    unknown = client.post("/api/v1/auth/login", json={"email": "nobody@example.com", "password": "nope-nope"})
+    assert wrong_password.status_code == unknown.status_code == 401
+    assert wrong_password.json() == unknown.json()
+    good = client.post("/api/v1/auth/login", json={"email": "Alice@Example.com", "password": PASSWORD})
+    assert good.status_code == 200
+
+
+def test_login_is_rate_limited(client: TestClient) -> None:
+    _csrf(client)
+    statuses = [
+        client.post(
+            "/api/v1/auth/login", json={"email": "x@example.com", "password": "wrong-password"}
+        ).status_code
+        for _ in range(12)
+    ]
+    assert statuses[:10] == [401] * 10
+    assert statuses[10:] == [429, 429]
+
+
+def test_logout_and_logout_everywhere(make_client: Any) -> None:
+    laptop, phone = make_client(), make_client()
+    sign_up(laptop, "Alice")
+    _csrf(phone)
+    assert (
+        phone.post(
+            "/api/v1/auth/login", json={"email": "alice@example.com", "password": PASSWORD}
+        ).status_code
+        == 200
+    )
+    phone.headers["X-CSRF-Token"] = phone.get("/api/v1/me").json()["csrf_token"]
+    assert laptop.post("/api/v1/auth/logout-everywhere").status_code == 204
+    assert laptop.get("/api/v1/me").status_code == 401
+    assert phone.get("/api/v1/me").status_code == 401
+
+
+def test_password_change_keeps_this_session_and_ends_others(make_client: Any) -> None:
+    laptop, phone = make_client(), make_client()
+    sign_up(laptop, "Alice")
+    _csrf(phone)
+    phone.post("/api/v1/auth/login", json={"email": "alice@example.com", "password": PASSWORD})
+    wrong = laptop.post(
+        "/api/v1/me/password", json={"current_password": "bad", "new_password": "new password 42"}
+    )
+    assert (wrong.status_code, _error(wrong)["field"]) == (401, "current_password")
+    changed = laptop.post(
+        "/api/v1/me/password", json={"current_password": PASSWORD, "new_password": "new password 42"}
+    )
+    assert changed.status_code == 204
+    laptop.headers["X-CSRF-Token"] = laptop.get("/api/v1/me").json()["csrf_token"]
+    assert laptop.get("/api/v1/me").status_code == 200
+    assert phone.get("/api/v1/me").status_code == 401
+
+
+def test_profile_update(make_client: Any) -> None:
+    alice, bob = make_client(), make_client()
+    sign_up(alice, "Alice")
+    sign_up(bob, "Bob")
+    response = alice.patch(
+        "/api/v1/me", json={"display_name": "Alicia", "language": "fr", "time_zone": "Asia/Tokyo"}
+    )
+    assert response.status_code == 200
+    assert response.json()["display_name"] == "Alicia"
+    taken = alice.patch("/api/v1/me", json={"email": "bob@example.com"})
+    assert (taken.status_code, _error(taken)["code"]) == (409, "email_taken")
+    assert alice.get("/api/v1/me").json()["email"] == "alice@example.com"
+
+
+def test_state_changes_need_the_csrf_token(client: TestClient) -> None:
+    sign_up(client, "Alice")
+    del client.headers["X-CSRF-Token"]
+    response = client.patch("/api/v1/me", json={"display_name": "Mallory"})
+    assert (response.status_code, _error(response)["code"]) == (403, "csrf_failed")
+    client.headers["X-CSRF-Token"] = "forged"
+    assert client.patch("/api/v1/me", json={"display_name": "Mallory"}).status_code == 403
+    assert client.get("/api/v1/me").json()["display_name"] == "Alice"
+
+
+def test_cross_site_origin_is_refused(client: TestClient) -> None:
+    sign_up(client, "Alice")
+    response = client.patch(
+        "/api/v1/me", json={"display_name": "Mallory"}, headers={"Origin": "https://evil.example"}
+    )
+    assert response.status_code == 403
+
+
+def test_html_sign_up_and_log_in_forms(client: TestClient) -> None:
+    page = client.get("/signup")
+    token = page.text.split('name="csrf_token" value="')[1].split('"')[0]
+    form = {
+        "csrf_token": token,
+        "email": "carol@example.com",
+        "password": PASSWORD,
+        "display_name": "Carol",
+        "language": "fr",
+        "time_zone": "Europe/Paris",
+    }
+    response = client.post("/signup", data=form, follow_redirects=False)
+    assert response.status_code == 303
+    home = client.get("/")
+    assert "Carol" in home.text
+    assert 'lang="fr"' in home.text
+    refused = client.post("/signup", data={**form, "csrf_token": "wrong"})
+    assert refused.status_code == 403
+    assert "<html" in refused.text and "Traceback" not in refused.text
