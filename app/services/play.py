@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import event, func, select, text
 from sqlalchemy.orm import Session
 
+from app import clock
 from app.games import registry
 from app.games.contract import Event, GameRules, RuleError, Wait
 from app.models import Game, GameEvent, GameOrder, Notification, Seat, User, WaitRow
@@ -143,14 +144,17 @@ def sync_waits(
     """
     existing = {row.seat: row for row in _wait_rows(session, game.id)}
     wanted = {wait.seat: wait for wait in waits}
+
+    def still_waiting(seat: int) -> bool:
+        row, wait = existing.get(seat), wanted.get(seat)
+        return row is not None and wait is not None and seat != acting_seat and row.phase == wait.phase
+
     for seat, row in existing.items():
-        wait = wanted.get(seat)
-        if wait is None or seat == acting_seat or row.phase != wait.phase:
+        if not still_waiting(seat):
             session.delete(row)
     session.flush()
     for seat, wait in wanted.items():
-        row = existing.get(seat)
-        if row is not None and seat != acting_seat and row.phase == wait.phase:
+        if still_waiting(seat):
             continue
         session.add(
             WaitRow(
@@ -168,9 +172,9 @@ def sync_waits(
 
 
 def wait_deadline(started: datetime, limit_hours: int | None, first_in_phase: bool) -> datetime | None:
-    if limit_hours is None:
-        return None
-    return started + timedelta(hours=limit_hours) * (1.5 if first_in_phase else 1)
+    # Availability windows and pauses join the computation with their tables (the clock's own issue).
+    limit = timedelta(hours=limit_hours) if limit_hours is not None else None
+    return clock.effective_deadline(started, limit, first_in_phase, (), "UTC", ())
 
 
 def _notify_seat(session: Session, game: Game, seat_number: int, kind: str, data: dict[str, Any]) -> None:

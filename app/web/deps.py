@@ -94,7 +94,7 @@ async def csrf_protect(request: Request) -> None:
     if request.method in SAFE_METHODS:
         return
     expected = request.session.get("csrf")
-    sent = request.headers.get(CSRF_HEADER)
+    sent: object = request.headers.get(CSRF_HEADER)
     if not sent and request.headers.get("content-type", "").startswith(
         ("application/x-www-form-urlencoded", "multipart/form-data")
     ):

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse, Response
 
+from app.models import User
 from app.services.errors import ServiceError
 from app.web.deps import optional_user, render, translator
 
@@ -51,7 +53,7 @@ def _respond(
     code: str,
     message: str,
     field: str | None = None,
-    headers: dict[str, str] | None = None,
+    headers: Mapping[str, str] | None = None,
 ) -> Response:
     wants_json = request.url.path.startswith("/api/") or "application/json" in request.headers.get(
         "accept", ""
@@ -61,12 +63,15 @@ def _respond(
         body = {"error": {"code": code, "message": tr.plain(message), "field": field}}
         return JSONResponse(body, status_code=status, headers=headers)
     user = _user_or_none(request)
-    template = "partials/error.html" if request.headers.get("hx-request") else "error.html"
     context = {"code": code, "message": message, "field": field, "status": status}
-    return render(request, template, user, context, status_code=status)
+    if request.headers.get("hx-request"):  # shown in the page's message area, whatever the form's target
+        response = render(request, "partials/error.html", user, context, status_code=status)
+        response.headers.update({"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"})
+        return response
+    return render(request, "error.html", user, context, status_code=status)
 
 
-def _user_or_none(request: Request) -> object | None:
+def _user_or_none(request: Request) -> User | None:
     try:
         with request.app.state.sessions() as session:
             user = optional_user(request, session)
