@@ -59,9 +59,8 @@ def main() -> None:
     tps = _pgbench(args.database_url, args.clients, args.seconds)
     order_rate = orders / args.seconds
     print(f"game={args.game} clients={args.clients} seconds={args.seconds}")
-    print(
-        f"orders applied: {orders} ({order_rate:.1f}/s), with {reads} game reads ({reads / args.seconds:.1f}/s)"
-    )
+    read_rate = reads / args.seconds
+    print(f"orders applied: {orders} ({order_rate:.1f}/s), with {reads} game reads ({read_rate:.1f}/s)")
     if tps:
         print(f"pgbench TPS (TPC-B-like, {args.clients} clients): {tps:.1f}")
         print(f"ratio orders/s : pgbench TPS = {order_rate / tps:.3f}")
