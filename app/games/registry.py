@@ -7,6 +7,7 @@ from typing import Any
 from app.games.contract import GameRules
 
 _GAMES: dict[str, GameRules[Any]] = {}
+_BUILTIN_LOADED: list[bool] = []  # the game modules are imported on first use, once
 
 
 def register(rules: GameRules[Any]) -> GameRules[Any]:
@@ -30,8 +31,10 @@ def known(game_id: str) -> bool:
 
 
 def _load_builtin() -> None:
-    if _GAMES:
+    if _BUILTIN_LOADED:
         return
     from app.games.dragonstones import RULES as dragonstones
 
-    register(dragonstones)
+    for rules in (dragonstones,):
+        _GAMES.setdefault(rules.id, rules)
+    _BUILTIN_LOADED.append(True)

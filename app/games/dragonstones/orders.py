@@ -1,0 +1,215 @@
+"""The orders a player may send, and the `Legal` description of what a seat may do now.
+
+Orders are flat JSON objects tagged by `type`; their fields are scalars or flat dicts of scalars, so an
+HTML form can post them (`stones.red=2`). Pydantic's lax mode turns "3" into 3 and "on" into True, and an
+empty string means "use the default".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    NonNegativeInt,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from app.games.contract import RuleError
+
+Colour = Literal["red", "blue", "yellow"]
+PayCoin = Literal["gold", "fairy", "silver"]
+
+
+class _OrderBase(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _blank_means_default(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping):
+            return data
+        cleaned: dict[str, Any] = {}
+        for key, value in data.items():
+            if isinstance(value, Mapping):
+                value = {k: v for k, v in value.items() if v != ""}
+            if value != "":
+                cleaned[key] = value
+        return cleaned
+
+    def key(self) -> tuple[Any, ...]:
+        """What makes two orders the same choice."""
+        return tuple(
+            (field, tuple(sorted(value.items())) if isinstance(value, dict) else value)
+            for field, value in sorted(self.model_dump().items())
+        )
+
+
+def _drop_zeros(counts: dict[str, int]) -> dict[str, int]:
+    return {name: count for name, count in counts.items() if count}
+
+
+class BidOrder(_OrderBase):
+    """A sealed bid: fairy and common gold, optionally the cursed coin and an amulet (which doubles)."""
+
+    type: Literal["bid"]
+    fairy: NonNegativeInt = 0
+    gold: NonNegativeInt = 0
+    cursed: bool = False
+    amulet: bool = False
+
+
+class TiebreakOrder(_OrderBase):
+    """A sealed tie-break bid: silver only, optionally with an amulet."""
+
+    type: Literal["tiebreak"]
+    silver: NonNegativeInt = 0
+    amulet: bool = False
+
+
+class DoppelgangerOrder(_OrderBase):
+    """Play the Doppelganger now (use the power twice) or keep it."""
+
+    type: Literal["doppelganger"]
+    use: bool = False
+
+
+class PayOrder(_OrderBase):
+    """Pay these stones for the power's points (Sorcerer, Enchanter, Magician, Enchantress)."""
+
+    type: Literal["pay"]
+    stones: dict[Colour, NonNegativeInt] = Field(default_factory=dict)
+
+    @field_validator("stones")
+    @classmethod
+    def _no_zeros(cls, counts: dict[str, int]) -> dict[str, int]:
+        return _drop_zeros(counts)
+
+
+class TakeOrder(_OrderBase):
+    """Take the power's coins instead of paying stones."""
+
+    type: Literal["take"]
+
+
+class StealOrder(_OrderBase):
+    """Thief: a stone of `colour` from `victim`; with no colour, a coin if `take_coin`."""
+
+    type: Literal["steal"]
+    victim: NonNegativeInt
+    colour: Colour | None = None
+    take_coin: bool = True
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.type, self.victim, self.colour, self.take_coin or self.colour is not None)
+
+
+class RobOrder(_OrderBase):
+    """Brigand: the player who hands over all his common gold and silver."""
+
+    type: Literal["rob"]
+    victim: NonNegativeInt
+
+
+class ColourOrder(_OrderBase):
+    """A colour: Ancient Dragon (take), Apprentice (pay two), Troll (everybody loses), Rainbow (named)."""
+
+    type: Literal["colour"]
+    colour: Colour
+
+
+class DrawOrder(_OrderBase):
+    """Rainbow Dragon: draw one more stone."""
+
+    type: Literal["draw"]
+
+
+class StopOrder(_OrderBase):
+    """Rainbow Dragon: stop and keep the stones drawn."""
+
+    type: Literal["stop"]
+
+
+class CopyOrder(_OrderBase):
+    """Ghost or Imp: the character whose power to use."""
+
+    type: Literal["copy"]
+    character: str
+
+
+class BuyOrder(_OrderBase):
+    """Merchant: stones bought from the bank and how they are paid (1 gold or 3 silver each)."""
+
+    type: Literal["buy"]
+    stones: dict[Colour, NonNegativeInt] = Field(default_factory=dict)
+    pay: dict[PayCoin, NonNegativeInt] = Field(default_factory=dict)
+
+    @field_validator("stones", "pay")
+    @classmethod
+    def _no_zeros(cls, counts: dict[str, int]) -> dict[str, int]:
+        return _drop_zeros(counts)
+
+
+class NecromancerOrder(_OrderBase):
+    """Necromancer: give the bank the coins bid in this auction (fairy gold included) for 1 point."""
+
+    type: Literal["necromancer"]
+    use: bool = False
+
+
+OrderModel = (
+    BidOrder
+    | TiebreakOrder
+    | DoppelgangerOrder
+    | PayOrder
+    | TakeOrder
+    | StealOrder
+    | RobOrder
+    | ColourOrder
+    | DrawOrder
+    | StopOrder
+    | CopyOrder
+    | BuyOrder
+    | NecromancerOrder
+)
+Order = Annotated[OrderModel, Field(discriminator="type")]
+ORDER_ADAPTER: TypeAdapter[OrderModel] = TypeAdapter(Order)
+
+
+def parse_order(data: Mapping[str, Any]) -> OrderModel:
+    """Validate a posted order; any schema problem becomes `RuleError("invalid_order")`."""
+    if not isinstance(data, Mapping):
+        raise RuleError("invalid_order", "An order must be an object with a type.")
+    try:
+        return ORDER_ADAPTER.validate_python(dict(data))
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        path = [str(part) for part in error["loc"][1:] if part != "[key]"]
+        where = ".".join(path) if path else "type"
+        raise RuleError("invalid_order", f"{where}: {error['msg']}", where) from None
+
+
+@dataclass(frozen=True)
+class Choice:
+    order: OrderModel
+    label: str
+
+
+@dataclass(frozen=True)
+class Legal:
+    """What one awaited seat may do now: either a short list of choices or free fields within limits."""
+
+    phase: str  # the Wait phase, e.g. "bid", "power:thief"
+    prompt: str  # a stable code for the question asked, e.g. "rainbow_draw"
+    card: str  # the character concerned
+    types: tuple[str, ...]  # order types accepted
+    default: OrderModel
+    choices: tuple[Choice, ...] = ()
+    limits: dict[str, Any] | None = None  # for bid, tiebreak and buy orders

@@ -1,0 +1,97 @@
+"""The Dragonstones rules object: the contract of app.games.contract over a frozen `State`."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from app.games.contract import Outcome, RuleError, Standing, Wait
+from app.games.dragonstones import flow
+from app.games.dragonstones.model import State, from_json, to_json
+from app.games.dragonstones.orders import Legal, Order, parse_order
+from app.games.dragonstones.phases import check, handle, legal_for, sample
+from app.games.dragonstones.tx import Tx
+from app.games.dragonstones.view import view as build_view
+
+DUMP_VERSION = 1
+SIMULTANEOUS = ("bid", "tiebreak")
+
+
+class DragonstonesOptions(BaseModel):
+    points_to_win: int = Field(3, ge=2, le=5, description="Points needed to win (the rules say 3).")
+
+
+class DragonstonesRules:
+    id: str = "dragonstones"
+    title: str = "Dragonstones"
+    min_players: int = 3
+    max_players: int = 6
+    Options: type[BaseModel] = DragonstonesOptions
+    Order: Any = Order
+
+    def new_game(self, options: BaseModel, players: int, seed: int) -> State:
+        chosen = DragonstonesOptions.model_validate(options.model_dump())
+        return flow.new_game(players, seed, chosen.points_to_win)
+
+    def waits(self, state: State) -> list[Wait]:
+        waits = []
+        for seat in range(len(state.players)):
+            legal = legal_for(state, seat)
+            if legal is not None:
+                waits.append(Wait(seat, legal.phase, simultaneous=legal.phase in SIMULTANEOUS))
+        return waits
+
+    def apply(self, state: State, seat: int, order: Mapping[str, Any]) -> Outcome[State]:
+        if state.winner is not None:
+            raise RuleError("game_over", "The game is over.")
+        legal = legal_for(state, seat)
+        if legal is None:
+            raise RuleError("not_awaited", "The game is not waiting for you now.")
+        parsed = parse_order(order)
+        check(legal, parsed)
+        tx = Tx(state)
+        handle(tx, seat, parsed)
+        flow.advance(tx)
+        return Outcome(tx.state, tx.events)
+
+    def default_order(self, state: State, seat: int) -> Mapping[str, Any]:
+        return self._legal(state, seat).default.model_dump()
+
+    def sample_order(self, state: State, seat: int, rng: random.Random) -> Mapping[str, Any]:
+        return sample(self._legal(state, seat), rng)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return build_view(state, seat)
+
+    def standings(self, state: State) -> list[Standing] | None:
+        if state.winner is None:
+            return None
+        points = [player.points for player in state.players]
+        standings = [Standing(state.winner, 1, float(points[state.winner]))]
+        others = [seat for seat in range(len(points)) if seat != state.winner]
+        for seat in sorted(others, key=lambda s: (-points[s], s)):
+            place = 2 + sum(1 for other in others if points[other] > points[seat])
+            standings.append(Standing(seat, place, float(points[seat])))
+        return standings
+
+    def dump(self, state: State) -> dict[str, Any]:
+        data: dict[str, Any] = to_json(state)
+        return {"version": DUMP_VERSION, **data}
+
+    def load(self, data: dict[str, Any]) -> State:
+        if data.get("version") != DUMP_VERSION:
+            raise ValueError(f"unknown Dragonstones dump version {data.get('version')!r}")
+        state: State = from_json(State, data)
+        return state
+
+    def _legal(self, state: State, seat: int) -> Legal:
+        legal = legal_for(state, seat)
+        if legal is None:
+            raise RuleError("not_awaited", "The game is not waiting for this seat.")
+        return legal
+
+
+RULES = DragonstonesRules()

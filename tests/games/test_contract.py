@@ -1,0 +1,94 @@
+"""Every registered game honours the rules contract of app.games.contract."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from pydantic import BaseModel, TypeAdapter
+
+from app.games import registry
+from app.games.contract import GameRules, RuleError
+
+GAMES = registry.all_games()
+STEPS = 120
+
+
+def _play(rules: GameRules[Any], players: int, seed: int, steps: int) -> tuple[Any, list[tuple[int, Any]]]:
+    rng = random.Random(seed)
+    state = rules.new_game(rules.Options(), players, seed)
+    log = []
+    for _ in range(steps):
+        waits = rules.waits(state)
+        if not waits:
+            break
+        seat = rng.choice(waits).seat
+        order = rules.sample_order(state, seat, rng)
+        state = rules.apply(state, seat, order).state
+        log.append((seat, order))
+    return state, log
+
+
+@pytest.fixture(params=GAMES, ids=lambda rules: rules.id)
+def rules(request: pytest.FixtureRequest) -> GameRules[Any]:
+    game: GameRules[Any] = request.param
+    return game
+
+
+def test_there_is_at_least_one_game() -> None:
+    assert GAMES and all(registry.known(rules.id) and registry.get(rules.id) is rules for rules in GAMES)
+
+
+def test_attributes(rules: GameRules[Any]) -> None:
+    assert rules.id and rules.title
+    assert 1 <= rules.min_players <= rules.max_players
+    assert issubclass(rules.Options, BaseModel)
+    rules.Options()  # every option has a default
+    schema = TypeAdapter(rules.Order).json_schema()
+    json.dumps(schema)
+
+
+@pytest.mark.parametrize("players", ["min", "max"])
+def test_new_game_round_trips_and_waits(rules: GameRules[Any], players: str) -> None:
+    count = rules.min_players if players == "min" else rules.max_players
+    state = rules.new_game(rules.Options(), count, seed=42)
+    data = json.loads(json.dumps(rules.dump(state)))
+    assert rules.load(data) == state
+    assert rules.waits(state)
+    assert rules.standings(state) is None
+    for seat in [*range(count), None]:
+        json.dumps(rules.view(state, seat))
+
+
+def test_default_orders_are_legal_for_every_wait(rules: GameRules[Any]) -> None:
+    state, _ = _play(rules, rules.min_players, seed=3, steps=STEPS // 2)
+    for _ in range(STEPS):
+        waits = rules.waits(state)
+        if not waits:
+            break
+        for wait in waits:
+            rules.apply(state, wait.seat, rules.default_order(state, wait.seat))
+        state = rules.apply(state, waits[0].seat, rules.default_order(state, waits[0].seat)).state
+
+
+def test_replay_is_deterministic(rules: GameRules[Any]) -> None:
+    players = rules.max_players
+    state, log = _play(rules, players, seed=11, steps=STEPS)
+    replayed = rules.new_game(rules.Options(), players, 11)
+    for seat, order in log:
+        replayed = rules.apply(replayed, seat, order).state
+    assert rules.dump(replayed) == rules.dump(state)
+    assert _play(rules, players, seed=11, steps=STEPS)[0] == state
+
+
+def test_apply_leaves_its_input_alone_and_refuses_nonsense(rules: GameRules[Any]) -> None:
+    state = rules.new_game(rules.Options(), rules.min_players, seed=5)
+    before = rules.dump(state)
+    seat = rules.waits(state)[0].seat
+    rules.apply(state, seat, rules.sample_order(state, seat, random.Random(1)))
+    with pytest.raises(RuleError) as caught:
+        rules.apply(state, seat, {"type": "no such order"})
+    assert caught.value.code and caught.value.message
+    assert rules.dump(state) == before
