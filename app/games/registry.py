@@ -34,7 +34,8 @@ def _load_builtin() -> None:
     if _BUILTIN_LOADED:
         return
     from app.games.dragonstones import RULES as dragonstones
+    from app.games.tigris import RULES as tigris
 
-    for rules in (dragonstones,):
+    for rules in (dragonstones, tigris):
         _GAMES.setdefault(rules.id, rules)
     _BUILTIN_LOADED.append(True)

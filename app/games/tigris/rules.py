@@ -1,0 +1,102 @@
+"""The Tigris & Euphrates rules object: the contract of app.games.contract over a frozen `State`."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from app.games.contract import Outcome, RuleError, Standing, Wait
+from app.games.tigris import flow
+from app.games.tigris.model import State, dump, load
+from app.games.tigris.orders import Legal, Order, parse_order
+from app.games.tigris.phases import check, handle, legal_for, sample
+from app.games.tigris.scoring import final_results
+from app.games.tigris.tx import Tx
+from app.games.tigris.view import view as build_view
+
+DUMP_VERSION = 1
+
+
+class TigrisOptions(BaseModel):
+    english_variant: bool = Field(
+        False,
+        description=(
+            "The rulebook's English variant: an attacker may add support only to beat the defender, and a "
+            "defender only exactly what ties (and so wins)."
+        ),
+    )
+    open_scoring: bool = Field(
+        False, description="Everybody sees everybody's victory points and treasures during the game."
+    )
+
+
+class TigrisRules:
+    id: str = "tigris"
+    title: str = "Tigris & Euphrates"
+    min_players: int = 2
+    max_players: int = 4
+    Options: type[BaseModel] = TigrisOptions
+    Order: Any = Order
+
+    def new_game(self, options: BaseModel, players: int, seed: int) -> State:
+        chosen = TigrisOptions.model_validate(options.model_dump())
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"Tigris & Euphrates is for 2 to 4 players, not {players}")
+        return flow.new_game(players, seed, chosen.english_variant, chosen.open_scoring)
+
+    def waits(self, state: State) -> list[Wait]:
+        waits = []
+        for seat in range(len(state.players)):
+            legal = legal_for(state, seat)
+            if legal is not None:
+                waits.append(Wait(seat, legal.phase))
+        return waits
+
+    def apply(self, state: State, seat: int, order: Mapping[str, Any]) -> Outcome[State]:
+        if state.phase == "over":
+            raise RuleError("game_over", "The game is over.")
+        legal = legal_for(state, seat)
+        if legal is None:
+            raise RuleError("not_awaited", "The game is not waiting for you now.")
+        parsed = parse_order(order)
+        check(state, seat, legal, parsed)
+        tx = Tx(state)
+        handle(tx, seat, parsed)
+        return Outcome(tx.state, tx.events)
+
+    def default_order(self, state: State, seat: int) -> Mapping[str, Any]:
+        return self._legal(state, seat).default.model_dump()
+
+    def sample_order(self, state: State, seat: int, rng: random.Random) -> Mapping[str, Any]:
+        return sample(state, self._legal(state, seat), rng)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return build_view(state, seat)
+
+    def standings(self, state: State) -> list[Standing] | None:
+        if state.phase != "over":
+            return None
+        return [
+            Standing(result["seat"], result["place"], float(result["score"]))
+            for result in sorted(final_results(state), key=lambda result: (result["place"], result["seat"]))
+        ]
+
+    def dump(self, state: State) -> dict[str, Any]:
+        return {"version": DUMP_VERSION, **dump(state)}
+
+    def load(self, data: dict[str, Any]) -> State:
+        if data.get("version") != DUMP_VERSION:
+            raise ValueError(f"unknown Tigris & Euphrates dump version {data.get('version')!r}")
+        return load(data)
+
+    def _legal(self, state: State, seat: int) -> Legal:
+        legal = legal_for(state, seat)
+        if legal is None:
+            raise RuleError("not_awaited", "The game is not waiting for this seat.")
+        return legal
+
+
+RULES = TigrisRules()
