@@ -11,9 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 S = TypeVar("S")
+OrderT = TypeVar("OrderT")
 
 
 @dataclass(frozen=True)
@@ -88,3 +89,16 @@ class GameRules(Protocol[S]):
     def dump(self, state: S) -> dict[str, Any]: ...
 
     def load(self, data: dict[str, Any]) -> S: ...
+
+
+def parse_order(adapter: TypeAdapter[OrderT], data: object) -> OrderT:
+    """Validate a posted order against a game's order models; any problem is `RuleError("invalid_order")`."""
+    if not isinstance(data, Mapping):
+        raise RuleError("invalid_order", "An order must be an object with a type.")
+    try:
+        return adapter.validate_python(dict(data))
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        path = [str(part) for part in error["loc"][1:] if part != "[key]"]
+        where = ".".join(path) if path else "type"
+        raise RuleError("invalid_order", "This order is not well formed.", where) from None

@@ -9,6 +9,7 @@ from __future__ import annotations
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, is_dataclass
+from functools import cache
 from typing import Any, ClassVar, Self, TypeVar, Union, get_args, get_origin, get_type_hints
 
 COLOURS: tuple[str, ...] = ("red", "blue", "yellow")
@@ -206,6 +207,11 @@ def to_json(value: Any) -> Any:
     return value
 
 
+@cache
+def _hints(kind: type) -> dict[str, Any]:
+    return get_type_hints(kind)
+
+
 def from_json(kind: Any, data: Any) -> Any:
     """The inverse of `to_json`, driven by the type hints."""
     origin = get_origin(kind)
@@ -217,6 +223,6 @@ def from_json(kind: Any, data: Any) -> Any:
     if origin is tuple:
         return tuple(from_json(get_args(kind)[0], item) for item in data)
     if isinstance(kind, type) and is_dataclass(kind):
-        hints = get_type_hints(kind)
+        hints = _hints(kind)
         return kind(**{f.name: from_json(hints[f.name], data[f.name]) for f in fields(kind)})
     return data

@@ -17,12 +17,11 @@ from pydantic import (
     Field,
     NonNegativeInt,
     TypeAdapter,
-    ValidationError,
     field_validator,
     model_validator,
 )
 
-from app.games.contract import RuleError
+from app.games import contract
 from app.games.tigris.board import MONUMENT_IDS, parse
 
 Colour = Literal["red", "blue", "green", "black"]
@@ -162,16 +161,7 @@ ORDER_ADAPTER: TypeAdapter[OrderModel] = TypeAdapter(Order)
 
 
 def parse_order(data: Mapping[str, Any]) -> OrderModel:
-    """Validate a posted order; any schema problem becomes `RuleError("invalid_order")`."""
-    if not isinstance(data, Mapping):
-        raise RuleError("invalid_order", "An order must be an object with a type.")
-    try:
-        return ORDER_ADAPTER.validate_python(dict(data))
-    except ValidationError as exc:
-        error = exc.errors()[0]
-        path = [str(part) for part in error["loc"][1:] if part != "[key]"]
-        where = ".".join(path) if path else "type"
-        raise RuleError("invalid_order", "This order is not well formed.", where) from None
+    return contract.parse_order(ORDER_ADAPTER, data)
 
 
 def square_of(order: OrderModel, name: str = "square") -> int:
