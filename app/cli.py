@@ -1,4 +1,4 @@
-"""The `ostraca` command: serve, migrate, create-admin, demo."""
+"""The `ostraca` command: serve, worker, migrate, create-admin, demo."""
 
 from __future__ import annotations
 
@@ -32,6 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--no-jobs", action="store_true", help="do not run background jobs in this process")
+    worker = commands.add_parser("worker", help="migrate the database, then run the background jobs only")
+    worker.add_argument("--once", action="store_true", help="sweep the due deadlines once, then exit")
     commands.add_parser("migrate", help="bring the database schema up to date")
     admin = commands.add_parser("create-admin", help="create an administrator (or promote an account)")
     admin.add_argument("--email", required=True)
@@ -44,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "serve":
             return _serve(settings, args.host, args.port, args.no_jobs)
         prepare_database(settings)
+        if args.command == "worker":
+            return _worker(settings, args.once)
         if args.command == "migrate":
             print("The database is up to date.")
         elif args.command == "create-admin":
@@ -69,8 +73,41 @@ def _serve(settings: Settings, host: str, port: int, no_jobs: bool) -> int:
     return 0
 
 
+def _worker(settings: Settings, once: bool) -> int:
+    """The jobs without the web: `ostraca serve --no-jobs` processes plus one or more of these."""
+    import logging
+    import signal
+
+    from app.services import queue
+    from app.services.jobs import Jobs
+    from app.services.mail_jobs import MailJobs
+    from app.web.emails import EmailRenderer
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    engine = make_engine(settings.sqlalchemy_url)
+    jobs = Jobs(session_factory(engine), settings)
+    jobs.more_jobs.append(MailJobs(jobs.sessions, settings, EmailRenderer()).register)
+    jobs.more_jobs.append(queue.scheduler_job(jobs.sessions))
+    if once:
+        jobs.check_in()
+        report = jobs.sweep()
+        print(f"swept: {report}")
+        return 0 if report is not None else 1
+    signal.signal(signal.SIGTERM, lambda *_: jobs.stop())
+    try:
+        jobs.start(blocking=True)  # returns when stopped (SIGTERM) or interrupted (Ctrl-C)
+    except (KeyboardInterrupt, SystemExit):
+        jobs.stop()
+    finally:
+        engine.dispose()
+    return 0
+
+
 def _create_admin(settings: Settings, email: str, name: str) -> None:
-    password = getpass.getpass("Password for the administrator: ")
+    if sys.stdin.isatty():
+        password = getpass.getpass("Password for the administrator: ")
+    else:  # piped in, e.g. from a secrets manager
+        password = sys.stdin.readline().rstrip("\n")
     with session_factory(make_engine(settings.sqlalchemy_url))() as session:
         user = accounts.create_admin(session, email=email, password=password, display_name=name)
         print(f"{user.display_name} <{user.email}> is an administrator.")

@@ -16,9 +16,13 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from app import migrate
 from app.db import make_engine, session_factory
-from app.services import live
+from app.services import live, queue
+from app.services.jobs import Jobs
+from app.services.mail_jobs import MailJobs
 from app.settings import Settings
 from app.web import api, errors, pages
+from app.web.emails import EmailRenderer
+from app.web.pages import mail_links
 from app.web.ratelimit import RateLimiter
 from app.web.security import SecurityHeadersMiddleware
 
@@ -36,7 +40,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if engine.dialect.name == "postgresql":
             dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
             listener = asyncio.create_task(live.listen_postgres(dsn))
+        background = Jobs(app.state.sessions, settings) if settings.run_jobs else None
+        if background is not None:
+            background.more_jobs.append(MailJobs(app.state.sessions, settings, EmailRenderer()).register)
+            background.more_jobs.append(queue.scheduler_job(app.state.sessions))
+        if background is not None:  # outage compensation first, then the sweeper and periodic jobs
+            await asyncio.to_thread(background.start)
         yield
+        if background is not None:
+            await asyncio.to_thread(background.stop)
         if listener is not None:
             listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -50,19 +62,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.limiter = RateLimiter()
     app.state.templates = make_templates()
 
-    app.add_middleware(SecurityHeadersMiddleware)
+    app.add_middleware(SecurityHeadersMiddleware, https=settings.secure_cookies)
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.secret_key,
-        session_cookie="ostraca_session",
+        # Over HTTPS, the __Host- prefix makes browsers refuse the cookie unless Secure, host-only, path /.
+        session_cookie="__Host-ostraca_session" if settings.secure_cookies else "ostraca_session",
         max_age=settings.session_max_age_days * 86400,
-        same_site="lax",
-        https_only=settings.https_only_cookies,
+        same_site="lax",  # and HttpOnly, Starlette's default
+        https_only=settings.secure_cookies,
     )
     errors.install(app)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(mail_links.router)  # signed links from mails and hooks: no session, no CSRF
     return app
 
 

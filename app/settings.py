@@ -25,10 +25,26 @@ class Settings(BaseSettings):
     session_max_age_days: int = Field(30, description="how long a log-in lasts")
     run_jobs: bool = Field(True, description="run the background jobs in this process")
     sweep_seconds: float = Field(10.0, description="interval of the deadline sweeper")
+    sweep_batch: int = Field(100, description="waits the sweeper claims at a time")
+    sweep_lease_seconds: int = Field(300, description="how long a claimed wait is left to its claimer")
+    sweep_max_attempts: int = Field(5, description="failed claims of a wait before its game is quarantined")
+    outage_threshold_seconds: int = Field(300, description="a longer gap between sweeps is an outage")
     login_attempts_per_minute: int = Field(10, description="per address and per e-mail")
     signups_per_hour: int = Field(20, description="per address")
     orders_per_minute: int = Field(60, description="per user")
     default_language: str = Field("en", description="language when the browser says nothing we know")
+    mail_every_seconds: float = Field(5.0, description="interval of the mail jobs (outbox, digests)")
+    mail_batch_size: int = Field(50, description="mails one worker claims at a time")
+    mail_max_attempts: int = Field(8, description="attempts before a mail is marked dead")
+    mail_retry_seconds: float = Field(60.0, description="first retry delay; doubles each time, up to 6 h")
+    mail_lease_seconds: float = Field(300.0, description="how long a claimed mail is left to its worker")
+    smtp_timeout_seconds: float = Field(30.0, description="per SMTP command")
+    your_turn_every_hours: float = Field(3.0, description="at most one 'your turn' mail per game this often")
+    bounce_secret: str = Field("", description="shared secret of the bounce webhook; empty disables it")
+    messages_per_minute: int = Field(6, description="game messages per user")
+    signup_confirmation: bool | None = Field(
+        None, description="sign-up waits for the address check (no account enumeration); empty: in production"
+    )
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
@@ -53,3 +69,14 @@ class Settings(BaseSettings):
     @property
     def development(self) -> bool:
         return self.environment != "production"
+
+    @property
+    def confirms_signups(self) -> bool:
+        """Whether a sign-up waits for the address check (else it logs in at once, which tells whether an
+        address is taken: fine on a development machine, not on a public server)."""
+        return self.signup_confirmation if self.signup_confirmation is not None else not self.development
+
+    @property
+    def secure_cookies(self) -> bool:
+        """Cookies only over HTTPS: when asked, and in production whenever the public address is HTTPS."""
+        return self.https_only_cookies or (not self.development and self.base_url.startswith("https://"))

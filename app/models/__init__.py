@@ -1,7 +1,72 @@
 """ORM tables, one module per aggregate. Importing this package registers them all on `Base.metadata`."""
 
+from app.models.clock import (
+    AvailabilityWindow,
+    ClockMark,
+    EvictionVote,
+    JobRun,
+    MarketWindow,
+    PauseRequest,
+)
 from app.models.games import Game, GameEvent, GameOrder, Seat, SeatTenure, WaitRow
 from app.models.mail import Notification
+from app.models.messages import (
+    GameMessage,
+    GamePresence,
+    MailSettings,
+    NotificationPreference,
+    OutgoingMail,
+)
+from app.models.moderation import AuditEntry, BannedEmail, GameRollback, Report, Sanction
+from app.models.social import (
+    Block,
+    DraftPick,
+    Friendship,
+    MoveStat,
+    QueueBook,
+    QueueEntry,
+    RatedGame,
+    Rating,
+    RatingBook,
+    RatingChange,
+    SeatStat,
+)
 from app.models.users import User
 
-__all__ = ["Game", "GameEvent", "GameOrder", "Notification", "Seat", "SeatTenure", "User", "WaitRow"]
+__all__ = [
+    "AuditEntry",
+    "AvailabilityWindow",
+    "BannedEmail",
+    "Block",
+    "ClockMark",
+    "DraftPick",
+    "EvictionVote",
+    "Friendship",
+    "Game",
+    "GameEvent",
+    "GameMessage",
+    "GameOrder",
+    "GamePresence",
+    "GameRollback",
+    "JobRun",
+    "MailSettings",
+    "MarketWindow",
+    "MoveStat",
+    "Notification",
+    "NotificationPreference",
+    "OutgoingMail",
+    "PauseRequest",
+    "QueueBook",
+    "QueueEntry",
+    "RatedGame",
+    "Rating",
+    "RatingBook",
+    "RatingChange",
+    "Report",
+    "Sanction",
+    "Seat",
+    "SeatStat",
+    "SeatTenure",
+    "User",
+    "WaitRow",
+]

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from app.db import Base, JSONDocument, UTCDateTime, utcnow
 
-GAME_STATUSES = ("open", "active", "finished", "cancelled")
+GAME_STATUSES = ("open", "active", "finished", "cancelled", "aborted")  # aborted: by a moderator
 
 
 class Game(Base):
@@ -37,10 +37,26 @@ class Game(Base):
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     standings: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONDocument, nullable=True)
+    # The absence ladder, chosen at creation (app.clock.AbsenceLadder); the clock's quarantine.
+    warning_percent: Mapped[int] = mapped_column(Integer, default=80, server_default="80")
+    eviction_preset: Mapped[int] = mapped_column(Integer, default=4, server_default="4")
+    vote_after: Mapped[int] = mapped_column(Integer, default=2, server_default="2")
+    quarantined_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    quarantine_reason: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    min_reliability: Mapped[int | None] = mapped_column(Integer, nullable=True)  # the creator's join gate, %
+    # A moderator's hold: "paused" or "locked" (an investigation); no orders, and the clock stands still.
+    held_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    hold_kind: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    hold_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.joined_at, Seat.id", lazy="selectin"
     )
+
+    @property
+    def clock_stopped(self) -> bool:
+        """Whether the sweeper leaves the game alone: quarantined by the clock, or held by a moderator."""
+        return self.quarantined_at is not None or self.held_at is not None
 
 
 class Seat(Base):
@@ -56,9 +72,13 @@ class Seat(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
     number: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    pick: Mapped[int | None] = mapped_column(Integer, nullable=True)  # drawn on joining, 1..players
     status: Mapped[str] = mapped_column(String(16), default="playing")  # playing, open
     missed_turns: Mapped[int] = mapped_column(Integer, default=0)
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    opened_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # when it became open
+    offered_to: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)  # named replacement
+    offered_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
     game: Mapped[Game] = relationship(back_populates="seats")
 
@@ -115,6 +135,7 @@ class WaitRow(Base):
     __table_args__ = (
         UniqueConstraint("game_id", "seat", name="uq_waits_game_seat"),
         Index("ix_waits_deadline_at", "deadline_at"),
+        Index("ix_waits_check_at", "check_at"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -126,3 +147,10 @@ class WaitRow(Base):
     since_version: Mapped[int] = mapped_column(Integer)  # the game's version when this wait began
     started_at: Mapped[datetime] = mapped_column(UTCDateTime)
     deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    market: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    extension_seconds: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # outages
+    warn_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # the 80% warning
+    warned_for: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # deadline warned of
+    check_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # when the sweeper looks
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # claims not finished
+    last_error: Mapped[str | None] = mapped_column(String(200), nullable=True)

@@ -21,4 +21,6 @@ class Notification(Base):
     kind: Mapped[str] = mapped_column(String(32))
     data: Mapped[dict[str, Any]] = mapped_column(JSONDocument, default=dict)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # handled (mailed or not)
+    due_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # held back until then
+    outcome: Mapped[str | None] = mapped_column(String(16), nullable=True)  # what became of it

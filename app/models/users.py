@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Integer, String
+from sqlalchemy import Boolean, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, UTCDateTime, utcnow
@@ -20,7 +20,18 @@ class User(Base):
     role: Mapped[str] = mapped_column(String(16), default="player")  # player, moderator, admin
     session_version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # Moderation: when each kind of sanction ends (app.services.moderation keeps them from `sanctions`;
+    # a permanent one ends at moderation.PERMANENT). A sign-up by mail waits for the address's check.
+    banned_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    join_banned_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    muted_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    signup_pending: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
     @property
     def is_admin(self) -> bool:
         return self.role == "admin"
+
+    @property
+    def is_moderator(self) -> bool:
+        """Moderators and admins: who works the reports queue and may intervene in games."""
+        return self.role in ("moderator", "admin")

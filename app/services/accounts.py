@@ -5,13 +5,15 @@ from __future__ import annotations
 import re
 import zoneinfo
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 from pwdlib import PasswordHash
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.models import User
+from app.models import MailSettings, Notification, User
+from app.services import sanctions
 from app.services.errors import ServiceError
 
 LANGUAGES = ("en", "fr")
@@ -87,6 +89,8 @@ def sign_up(
     time_zone: str = "UTC",
 ) -> User:
     email = check_email(email)
+    if sanctions.is_barred_address(session, email):
+        raise ServiceError("email_banned", "This e-mail address may not be used here.", "email")
     name = check_display_name(display_name)
     check_password(password, email)
     user = User(
@@ -99,6 +103,8 @@ def sign_up(
     _refuse_taken(session, email, name)
     session.add(user)
     try:
+        session.flush()
+        _queue_address_check(session, user)
         session.commit()
     except IntegrityError:  # lost a race with another sign-up
         session.rollback()
@@ -107,24 +113,118 @@ def sign_up(
     return user
 
 
+def _queue_address_check(session: Session, user: User) -> None:
+    """A mail with a link that proves the address is the user's (sent by the outbox)."""
+    session.add(Notification(user_id=user.id, kind="verify_email", data={"email": user.email}))
+
+
+# --- sign-up by mail (no account enumeration) --------------------------------------------------------
+
+ATTEMPT_MAILS_PER_DAY = 3  # "someone tried to sign up with your address" mails to one account
+
+
+def request_sign_up(
+    session: Session,
+    *,
+    email: str,
+    password: str,
+    display_name: str,
+    language: str = "en",
+    time_zone: str = "UTC",
+    now: datetime,
+) -> None:
+    """A sign-up whose answer says nothing about the address: the account waits for the address check.
+
+    A new address gets a pending account and the check mail (its link confirms the account, then the user
+    logs in); an address with an account gets a mail telling its owner (at most a few a day); a barred
+    address gets nothing. A pending account's details are replaced by the newest sign-up's. Display names
+    are public, so a taken one is refused as usual.
+    """
+    email = check_email(email)
+    name = check_display_name(display_name)
+    check_password(password, email)
+    language, zone = check_language(language), check_time_zone(time_zone)
+    password_hash = _hasher.hash(password)  # in every case, so that every answer takes as long
+    existing = session.scalar(select(User).where(User.email == email))
+    pending = existing if existing is not None and existing.signup_pending else None
+    _refuse_taken_name(session, name, exclude_id=pending.id if pending else None)
+    if sanctions.is_barred_address(session, email):
+        return
+    if existing is not None and pending is None:
+        _tell_owner_of_attempt(session, existing, now)
+        session.commit()
+        return
+    user = pending or User(email=email, signup_pending=True, created_at=now)
+    user.display_name, user.password_hash = name, password_hash
+    user.language, user.time_zone = language, zone
+    session.add(user)
+    try:
+        session.flush()
+        _queue_address_check(session, user)
+        session.commit()
+    except IntegrityError:  # a sign-up with the same address or name won the race: answer the same
+        session.rollback()
+
+
+def _tell_owner_of_attempt(session: Session, owner: User, now: datetime) -> None:
+    recent = session.scalar(
+        select(func.count())
+        .select_from(Notification)
+        .where(
+            Notification.user_id == owner.id,
+            Notification.kind == "signup_attempt",
+            Notification.created_at > now - timedelta(days=1),
+        )
+    )
+    if (recent or 0) < ATTEMPT_MAILS_PER_DAY:
+        session.add(Notification(user_id=owner.id, kind="signup_attempt", data={}, created_at=now))
+
+
+def _confirmed(session: Session, user: User) -> bool:
+    """An account made by a sign-up by mail counts once its address is checked (then for good)."""
+    if not user.signup_pending:
+        return True
+    checked = session.get(MailSettings, user.id)
+    if checked is None or checked.verified_at is None or checked.verified_email != user.email:
+        return False
+    user.signup_pending = False
+    session.commit()
+    return True
+
+
+def refuse_taken(session: Session, email: str, name: str, exclude_id: int | None = None) -> None:
+    """Refuse an address or a display name another account has (for an admin's edit of an account)."""
+    _refuse_taken(session, email, name, exclude_id)
+
+
 def _refuse_taken(session: Session, email: str, name: str, exclude_id: int | None = None) -> None:
     others = select(User.id).where(User.id != exclude_id) if exclude_id else select(User.id)
     if session.scalar(others.where(User.email == email)):
         raise ServiceError(
             "email_taken", "This e-mail address is already registered: log in instead.", "email"
         )
+    _refuse_taken_name(session, name, exclude_id)
+
+
+def _refuse_taken_name(session: Session, name: str, exclude_id: int | None = None) -> None:
+    others = select(User.id).where(User.id != exclude_id) if exclude_id else select(User.id)
     if session.scalar(others.where(func.lower(User.display_name) == name.lower())):
         raise ServiceError("name_taken", "This display name is taken: choose another.", "display_name")
 
 
-def authenticate(session: Session, email: str, password: str) -> User:
+def authenticate(session: Session, email: str, password: str, now: datetime | None = None) -> User:
+    """The user with these credentials. A banned user is refused with the ban's reason and end, but only
+    once the password is right (the ban of an account is nobody else's business)."""
     user = session.scalar(select(User).where(User.email == normalise_email(email)))
     if user is None:
         _hasher.verify(password, _DUMMY_HASH)
         raise _bad_credentials()
     valid, new_hash = _hasher.verify_and_update(password, user.password_hash)
-    if not valid:
+    if not valid or not _confirmed(session, user):
         raise _bad_credentials()
+    refusal = sanctions.ban_refusal(session, user, now or datetime.now(UTC))
+    if refusal is not None:
+        raise refusal
     if new_hash:
         user.password_hash = new_hash
         session.commit()
@@ -145,7 +245,10 @@ def update_profile(session: Session, user: User, profile: Profile) -> User:
     language = check_language(profile.language)
     zone = check_time_zone(profile.time_zone)
     _refuse_taken(session, email, name, exclude_id=user.id)
+    address_changed = email != user.email
     user.email, user.display_name, user.language, user.time_zone = email, name, language, zone
+    if address_changed:
+        _queue_address_check(session, user)
     session.commit()
     return user
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 STATUS_BY_CODE: dict[str, int] = {
     "invalid_input": 422,
     "illegal_order": 422,
@@ -19,14 +22,38 @@ STATUS_BY_CODE: dict[str, int] = {
     "wrong_status": 409,
     "already_joined": 409,
     "game_full": 409,
+    "seat_taken": 409,
+    "vote_not_open": 409,
+    "already_voted": 409,
+    "shared_games_cap": 409,
+    "blocked": 403,
+    "reliability_gate": 403,
+    "draft_taken": 409,
     "rate_limited": 429,
+    "muted": 403,
+    "invalid_token": 400,
+    # moderation
+    "account_banned": 403,
+    "join_banned": 403,
+    "email_banned": 403,
+    "game_paused": 409,
+    "game_locked": 409,
+    "already_reported": 409,
 }
 
 
 class ServiceError(Exception):
     """A refused request: nothing was written. `message` is plain English, translated by the web layer."""
 
-    def __init__(self, code: str, message: str, field: str | None = None, status: int | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        field: str | None = None,
+        status: int | None = None,
+        *,
+        details: Mapping[str, Any] | None = None,
+    ) -> None:
         super().__init__(message)
         if code not in STATUS_BY_CODE and status is None:
             raise ValueError(f"unknown error code {code!r}")
@@ -34,6 +61,7 @@ class ServiceError(Exception):
         self.message = message
         self.field = field
         self.status = status or STATUS_BY_CODE[code]
+        self.details = dict(details) if details else None  # values the message cannot hold (a reason, a date)
 
 
 def not_found(what: str = "This page") -> ServiceError:

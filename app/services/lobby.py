@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from app.games import registry
 from app.models import Game, Notification, Seat, SeatTenure, User
-from app.services import play
+from app.services import absence, draft, friends, matchmaking, notify, play, sanctions
 from app.services.errors import ServiceError, not_found
 from app.services.names import generate_game_name
 
@@ -30,10 +30,52 @@ def create_game(
     time_limit_hours: int | None,
     options: Mapping[str, Any] | None = None,
     name: str | None = None,
+    absence_options: Mapping[str, Any] | None = None,
+    friends_invited: Sequence[str] = (),
+    min_reliability: int | None = None,
     now: datetime,
 ) -> Game:
+    """A new game with its creator seated, and the creator's friends put straight in (they are told)."""
+    invited = friends.friends_named(session, creator, friends_invited)
+    game = new_game(
+        session,
+        creator,
+        game_type=game_type,
+        players=players,
+        time_limit_hours=time_limit_hours,
+        options=options,
+        name=name,
+        absence_options=absence_options,
+        min_reliability=min_reliability,
+        now=now,
+    )
+    if len(invited) >= players:
+        raise ServiceError("invalid_input", "You invited more friends than the game has seats.", "friends")
+    for friend in invited:
+        matchmaking.check_may_sit(session, game, friend, gate=False)
+        seat_player(session, game, friend, now, kind="friend_added", data={"by": creator.display_name})
+    play.announce(session, game)
+    session.commit()
+    return game
+
+
+def new_game(
+    session: Session,
+    creator: User,
+    *,
+    game_type: str,
+    players: int,
+    time_limit_hours: int | None,
+    options: Mapping[str, Any] | None = None,
+    name: str | None = None,
+    absence_options: Mapping[str, Any] | None = None,
+    min_reliability: int | None = None,
+    now: datetime,
+) -> Game:
+    """A checked new game with its creator seated, in the caller's transaction (nothing committed)."""
     if not registry.known(game_type):
         raise ServiceError("invalid_input", "There is no such game type.", "game_type")
+    sanctions.check_may_join(creator, now)
     rules = registry.get(game_type)
     if not rules.min_players <= players <= rules.max_players:
         raise ServiceError(
@@ -43,6 +85,11 @@ def create_game(
         )
     if time_limit_hours is not None and not 1 <= time_limit_hours <= MAX_TIME_LIMIT_HOURS:
         raise ServiceError("invalid_input", "The time limit is 1 to 336 hours, or none.", "time_limit_hours")
+    if min_reliability is not None and not 0 <= min_reliability <= 100:
+        raise ServiceError(
+            "invalid_input", "The reliability gate is a percentage, 0 to 100.", "min_reliability"
+        )
+    ladder = absence.absence_settings(absence_options)
     game = Game(
         game_type=game_type,
         name=_check_name(name) if name else generate_game_name(),
@@ -53,11 +100,12 @@ def create_game(
         creator_id=creator.id,
         created_at=now,
         version=0,
+        min_reliability=min_reliability,
+        **ladder.model_dump(),
     )
     session.add(game)
     session.flush()
     _take_seat(session, game, creator, now)
-    session.commit()
     return game
 
 
@@ -93,12 +141,32 @@ def join_game(session: Session, user: User, game_id: int, now: datetime) -> Game
         raise ServiceError("already_joined", "You are already in this game.")
     if len(game.seats) >= game.players:
         raise ServiceError("game_full", "This game is full.")
-    _take_seat(session, game, user, now)
-    if len(game.seats) == game.players:
-        _start(session, game, now)
+    matchmaking.check_may_sit(session, game, user)
+    seat_player(session, game, user, now)
     play.announce(session, game)
     session.commit()
     return game
+
+
+def seat_player(
+    session: Session,
+    game: Game,
+    user: User,
+    now: datetime,
+    *,
+    kind: str | None = None,
+    data: Mapping[str, Any] | None = None,
+) -> None:
+    """Seat the user at a locked, open game (checks done); the game starts when its last seat is taken.
+
+    `kind`: a notification for the user seated by someone else (a friend's invitation, the queue)."""
+    _take_seat(session, game, user, now)
+    if kind is not None:
+        notify.notify_users(session, [user.id], kind, dict(data or {}), game.id)
+    if len(game.seats) == game.players:
+        _start(session, game, now)
+    else:
+        notify.notify_game(session, game, "player_joined", {"user_id": user.id}, exclude=[user.id])
 
 
 def leave_game(session: Session, user: User, game_id: int) -> Game:
@@ -111,6 +179,8 @@ def leave_game(session: Session, user: User, game_id: int) -> Game:
         raise ServiceError("forbidden", "The creator cancels the game instead of leaving it.")
     game.seats.remove(seat)
     session.delete(seat)
+    notify.notify_game(session, game, "player_quit", {"user_id": user.id})
+    play.announce(session, game)
     session.commit()
     return game
 
@@ -121,6 +191,7 @@ def cancel_game(session: Session, user: User, game_id: int) -> Game:
     if game.creator_id != user.id and not user.is_admin:
         raise ServiceError("forbidden", "Only the game's creator may cancel it.")
     game.status = "cancelled"
+    play.announce(session, game)
     session.commit()
     return game
 
@@ -138,27 +209,39 @@ def _require_open(game: Game) -> None:
 
 
 def _take_seat(session: Session, game: Game, user: User, now: datetime) -> None:
-    seat = Seat(user_id=user.id, joined_at=now, status="playing")
+    """A seat with a pick number drawn at random among those still free (1 to the player count)."""
+    free = sorted(set(range(1, game.players + 1)) - {seat.pick for seat in game.seats})
+    seat = Seat(user_id=user.id, joined_at=now, status="playing", pick=secrets.SystemRandom().choice(free))
     game.seats.append(seat)
     session.flush()
 
 
 def _start(session: Session, game: Game, now: datetime) -> None:
-    """Seats get a random pick order; the rules make the first state; the first waits begin."""
-    seats = list(game.seats)
-    secrets.SystemRandom().shuffle(seats)
-    for number, seat in enumerate(seats):
-        seat.number = number
-        assert seat.user_id is not None
+    """Seats are numbered in pick order; then the set-up (a seat draft, if any) and the first state."""
+    _draw_missing_picks(game)
+    for seat in game.seats:
+        assert seat.user_id is not None and seat.pick is not None
+        seat.number = seat.pick - 1
         session.add(SeatTenure(seat_id=seat.id, user_id=seat.user_id, started_at=now))
         session.add(Notification(user_id=seat.user_id, game_id=game.id, kind="game_started", data={}))
-    rules = registry.get(game.game_type)
-    state = rules.new_game(rules.Options.model_validate(game.options), game.players, game.seed)
-    game.state = rules.dump(state)
     game.status = "active"
     game.started_at = now
-    game.version = 1
-    play.sync_waits(session, game, rules.waits(state), acting_seat=None, now=now)
+    session.flush()
+    draft.set_up(session, game, now)
+
+
+def _draw_missing_picks(game: Game) -> None:
+    """Seats taken before pick numbers were drawn on joining get the free ones at random."""
+    free = sorted(set(range(1, game.players + 1)) - {seat.pick for seat in game.seats})
+    secrets.SystemRandom().shuffle(free)
+    for seat in game.seats:
+        if seat.pick is None:
+            seat.pick = free.pop()
+
+
+def seat_holder_name(session: Session, seat: Seat) -> str:
+    user = session.get(User, seat.user_id) if seat.user_id is not None else None
+    return user.display_name if user else ""
 
 
 def list_games(session: Session, status: str, user: User | None = None) -> list[Game]:

@@ -9,20 +9,19 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import event, func, select, text
 from sqlalchemy.orm import Session
 
-from app import clock
 from app.games import registry
 from app.games.contract import Event, GameRules, RuleError, Wait
-from app.models import Game, GameEvent, GameOrder, Notification, Seat, User, WaitRow
-from app.services import live
+from app.models import Game, GameEvent, GameOrder, GameRollback, Notification, Seat, User, WaitRow
+from app.services import absence, deadlines, live, profiles, ratings
 from app.services.errors import ServiceError, not_found
 
-LOG_LIMIT = 200
+LOG_LIMIT = 50  # the newest entries a page shows
 
 
 @dataclass(frozen=True)
@@ -49,6 +48,9 @@ def submit(
     seat = _seat_of(game, user)
     if game.status != "active":
         raise ServiceError("wrong_status", "This game is not running.")
+    refuse_if_held(game)
+    if game.state is None:
+        raise ServiceError("wrong_status", "The seat draft is not over: choose your seat first.")
     assert seat.number is not None
     wait = next((row for row in _wait_rows(session, game.id) if row.seat == seat.number), None)
     if wait is None:
@@ -60,7 +62,8 @@ def submit(
             "expected_version",
         )
     apply_order(session, game, seat.number, order, origin="player", user_id=user.id, now=now)
-    seat.missed_turns = 0
+    profiles.record_move(session, user.id, wait.started_at, now)
+    absence.reset_missed_turns(session, game, seat)
     session.commit()
     return Submitted(game, game.version)
 
@@ -70,6 +73,24 @@ def locked_game(session: Session, game_id: int) -> Game:
     if game is None:
         raise not_found("This game")
     return game
+
+
+def refuse_if_held(game: Game) -> None:
+    """A game a moderator paused or locked takes no orders (409); the reason goes with the refusal."""
+    if game.held_at is None:
+        return
+    details = {"reason": game.hold_reason or ""}
+    if game.hold_kind == "locked":
+        raise ServiceError(
+            "game_locked",
+            "A moderator has locked this game during an investigation: no orders are accepted for now.",
+            details=details,
+        )
+    raise ServiceError(
+        "game_paused",
+        "A moderator has paused this game: no orders are accepted until it resumes.",
+        details=details,
+    )
 
 
 def _seat_of(game: Game, user: User) -> Seat:
@@ -90,6 +111,7 @@ def apply_order(
     now: datetime,
 ) -> None:
     """Apply one order to a locked, running game, inside the caller's transaction."""
+    refuse_if_held(game)
     rules = registry.get(game.game_type)
     if not isinstance(order, Mapping):
         raise ServiceError("invalid_input", "An order is a JSON object with a type.", "order")
@@ -110,15 +132,17 @@ def apply_order(
             created_at=now,
         )
     )
-    _append_events(session, game, outcome.events, now)
+    append_events(session, game, outcome.events, now)
     waits = rules.waits(outcome.state)
     sync_waits(session, game, waits, acting_seat=seat, now=now)
     if not waits:
         _finish(session, game, rules, outcome.state, now)
+    if origin == "timeout":
+        absence.count_missed_turn(session, game, seat, now)
     announce(session, game)
 
 
-def _append_events(session: Session, game: Game, events: list[Event], now: datetime) -> None:
+def append_events(session: Session, game: Game, events: list[Event], now: datetime) -> None:
     last = session.scalar(select(func.max(GameEvent.seq)).where(GameEvent.game_id == game.id)) or 0
     for offset, item in enumerate(events, start=1):
         session.add(
@@ -153,28 +177,27 @@ def sync_waits(
         if not still_waiting(seat):
             session.delete(row)
     session.flush()
+    started = []
     for seat, wait in wanted.items():
         if still_waiting(seat):
             continue
-        session.add(
-            WaitRow(
-                game_id=game.id,
-                seat=seat,
-                phase=wait.phase,
-                simultaneous=wait.simultaneous,
-                first_in_phase=wait.first_in_phase,
-                since_version=game.version,
-                started_at=now,
-                deadline_at=wait_deadline(now, game.time_limit_hours, wait.first_in_phase),
-            )
+        row = WaitRow(
+            game_id=game.id,
+            seat=seat,
+            phase=wait.phase,
+            simultaneous=wait.simultaneous,
+            first_in_phase=wait.first_in_phase,
+            market=wait.market,
+            since_version=game.version,
+            started_at=now,
         )
-        _notify_seat(session, game, seat, "your_turn", {"phase": wait.phase})
-
-
-def wait_deadline(started: datetime, limit_hours: int | None, first_in_phase: bool) -> datetime | None:
-    # Availability windows and pauses join the computation with their tables (the clock's own issue).
-    limit = timedelta(hours=limit_hours) if limit_hours is not None else None
-    return clock.effective_deadline(started, limit, first_in_phase, (), "UTC", ())
+        session.add(row)
+        started.append(row)
+        turn = {"phase": wait.phase, "seat": seat, "since_version": game.version}
+        _notify_seat(session, game, seat, "your_turn", turn)
+    # Deadlines: the awaited player's windows, every seated player's pauses, the market's close.
+    had_market = any(row.market for row in existing.values())
+    deadlines.start_waits(session, game, started, now, had_market=had_market)
 
 
 def _notify_seat(session: Session, game: Game, seat_number: int, kind: str, data: dict[str, Any]) -> None:
@@ -188,6 +211,7 @@ def _finish(session: Session, game: Game, rules: GameRules[Any], state: Any, now
     game.status = "finished"
     game.finished_at = now
     game.standings = [{"seat": s.seat, "place": s.place, "score": s.score} for s in standings]
+    ratings.rate_finished_game(session, game, now)
     for seat in game.seats:
         if seat.user_id is not None:
             session.add(Notification(user_id=seat.user_id, game_id=game.id, kind="game_over", data={}))
@@ -233,6 +257,7 @@ class GameView:
     board: dict[str, Any] | None  # the rules' view for this viewer; None before the start
     waits: list[WaitInfo]
     log: list[GameEvent]
+    rolled_back: frozenset[int] = frozenset()  # orders a moderator rolled back (their events stay, marked)
 
     @property
     def my_wait(self) -> WaitInfo | None:
@@ -252,7 +277,7 @@ def viewer_seat(game: Game, user: User | None) -> int | None:
     return next((s.number for s in game.seats if s.user_id == user.id and s.status == "playing"), None)
 
 
-def game_view(session: Session, game_id: int, user: User | None) -> GameView:
+def game_view(session: Session, game_id: int, user: User | None, with_log: bool = True) -> GameView:
     game = get_game(session, game_id)
     seat = viewer_seat(game, user)
     names = _display_names(session, game)
@@ -272,7 +297,8 @@ def game_view(session: Session, game_id: int, user: User | None) -> GameView:
                 WaitInfo(row.seat, players[row.seat], row.phase, row.deadline_at, row.since_version, default)
             )
     members = [names[s.user_id] for s in game.seats if s.user_id in names]
-    return GameView(game, seat, players, members, board, waits, visible_log(session, game.id, seat))
+    log = visible_log(session, game.id, seat) if with_log else []
+    return GameView(game, seat, players, members, board, waits, log, rolled_back_seqs(session, game.id))
 
 
 def _display_names(session: Session, game: Game) -> dict[int | None, str]:
@@ -282,27 +308,59 @@ def _display_names(session: Session, game: Game) -> dict[int | None, str]:
 
 
 def visible_log(session: Session, game_id: int, seat: int | None, limit: int = LOG_LIMIT) -> list[GameEvent]:
-    """The newest events this seat may see (None: a spectator sees only public events)."""
-    rows = session.scalars(
-        select(GameEvent).where(GameEvent.game_id == game_id).order_by(GameEvent.seq.desc())
-    )
-    visible = []
-    for row in rows:
-        if row.visible_to is None or (seat is not None and seat in row.visible_to):
-            visible.append(row)
-            if len(visible) >= limit:
-                break
-    return visible
+    """The newest events this seat may see (None: a spectator sees only public events).
+
+    Read newest first, a page at a time, so a long game costs no more than a short one."""
+    visible: list[GameEvent] = []
+    before: int | None = None
+    while len(visible) < limit:
+        query = select(GameEvent).where(GameEvent.game_id == game_id)
+        if before is not None:
+            query = query.where(GameEvent.seq < before)
+        page = list(session.scalars(query.order_by(GameEvent.seq.desc()).limit(limit)))
+        visible += [
+            row for row in page if row.visible_to is None or (seat is not None and seat in row.visible_to)
+        ]
+        if len(page) < limit:
+            break
+        before = page[-1].seq
+    return visible[:limit]
 
 
 def replay_state(session: Session, game: Game) -> Any:
-    """The state rebuilt from the seed, the options and the order log."""
+    """The state rebuilt from the seed, the options and the order log (without rolled-back orders)."""
+    return state_after(game, effective_orders(session, game.id))
+
+
+def state_after(game: Game, orders: list[GameOrder]) -> Any:
+    """The game's first state with these orders applied, in turn."""
     rules = registry.get(game.game_type)
     state = rules.new_game(rules.Options.model_validate(game.options), game.players, game.seed)
-    orders = session.scalars(select(GameOrder).where(GameOrder.game_id == game.id).order_by(GameOrder.seq))
     for order in orders:
         state = rules.apply(state, order.seat, order.payload).state
     return state
+
+
+def _rollback_ranges(session: Session, game_id: int) -> list[tuple[int, int]]:
+    query = select(GameRollback.to_seq, GameRollback.from_version).where(GameRollback.game_id == game_id)
+    return [(kept, until) for kept, until in session.execute(query)]
+
+
+def rolled_back_seqs(session: Session, game_id: int) -> frozenset[int]:
+    """The orders a moderator rolled back: each rollback voids the orders after `to_seq`, up to the version
+    the game had then. They stay in the log, which is append-only."""
+    ranges = _rollback_ranges(session, game_id)
+    if not ranges:
+        return frozenset()
+    seqs = session.scalars(select(GameOrder.seq).where(GameOrder.game_id == game_id))
+    return frozenset(seq for seq in seqs if any(kept < seq <= until for kept, until in ranges))
+
+
+def effective_orders(session: Session, game_id: int) -> list[GameOrder]:
+    """The orders that make the game's state: the whole log, less the rolled-back orders."""
+    ranges = _rollback_ranges(session, game_id)
+    orders = session.scalars(select(GameOrder).where(GameOrder.game_id == game_id).order_by(GameOrder.seq))
+    return [order for order in orders if not any(kept < order.seq <= until for kept, until in ranges)]
 
 
 def as_json(document: Any) -> Any:
@@ -315,11 +373,12 @@ def replay(session: Session, game_id: int, user: User | None) -> dict[str, Any]:
     if game.state is None:
         raise ServiceError("wrong_status", "This game has not started.")
     rules = registry.get(game.game_type)
-    rebuilt = replay_state(session, game)
+    orders = effective_orders(session, game.id)
+    rebuilt = state_after(game, orders)
     return {
         "game_id": game.id,
         "version": game.version,
-        "orders": game.version - 1,
+        "orders": len(orders),
         "matches_stored_state": as_json(rules.dump(rebuilt)) == as_json(game.state),
         "view": rules.view(rebuilt, viewer_seat(game, user)),
     }

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from starlette.responses import Response
 
 from app.models import User
-from app.services import accounts
+from app.services import accounts, sanctions
 from app.services.errors import ServiceError
 from app.settings import Settings
 from app.web.i18n import Translator, pick_language
@@ -55,7 +55,8 @@ def optional_user(request: Request, session: DB) -> User | None:
     if user_id is None:
         return None
     user = accounts.get_user(session, int(user_id))
-    if user is None or request.session.get("sv") != user.session_version:
+    stale = user is None or request.session.get("sv") != user.session_version
+    if stale or (user is not None and sanctions.is_banned(user, get_now())):
         request.session.pop("uid", None)
         request.session.pop("sv", None)
         return None
@@ -68,8 +69,22 @@ def required_user(user: Annotated[User | None, Depends(optional_user)]) -> User:
     return user
 
 
+def moderator_user(user: Annotated[User, Depends(required_user)]) -> User:
+    if not user.is_moderator:
+        raise ServiceError("forbidden", "Only moderators may see this.")
+    return user
+
+
+def admin_user(user: Annotated[User, Depends(required_user)]) -> User:
+    if not user.is_admin:
+        raise ServiceError("forbidden", "Only administrators may see this.")
+    return user
+
+
 MaybeUser = Annotated[User | None, Depends(optional_user)]
 CurrentUser = Annotated[User, Depends(required_user)]
+ModeratorUser = Annotated[User, Depends(moderator_user)]
+AdminUser = Annotated[User, Depends(admin_user)]
 
 
 def log_in(request: Request, user: User) -> None:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse, Response
 
@@ -23,11 +26,13 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(ServiceError, _service_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(OverflowError, _out_of_range)  # SQLite: an id past 64 bits
+    app.add_exception_handler(DataError, _out_of_range)  # Postgres: a value its column cannot hold
     app.add_exception_handler(Exception, _unexpected_error)
 
 
 async def _service_error(request: Request, error: ServiceError) -> Response:
-    return _respond(request, error.status, error.code, error.message, error.field)
+    return _respond(request, error.status, error.code, error.message, error.field, details=error.details)
 
 
 async def _validation_error(request: Request, error: RequestValidationError) -> Response:
@@ -42,6 +47,13 @@ async def _http_error(request: Request, error: HTTPException) -> Response:
     return _respond(request, error.status_code, code, message, None, error.headers)
 
 
+async def _out_of_range(request: Request, error: Exception) -> Response:
+    """A number the database cannot even hold (an id of 2**63, say): bad input, not a server fault."""
+    return await _service_error(
+        request, ServiceError("invalid_input", "A number in this request is out of range.")
+    )
+
+
 async def _unexpected_error(request: Request, error: Exception) -> Response:
     log.exception("unexpected error on %s %s", request.method, request.url.path)
     return _respond(request, 500, "server_error", "Something went wrong on our side; nothing was changed.")
@@ -54,21 +66,30 @@ def _respond(
     message: str,
     field: str | None = None,
     headers: Mapping[str, str] | None = None,
+    details: Mapping[str, Any] | None = None,
 ) -> Response:
     wants_json = request.url.path.startswith("/api/") or "application/json" in request.headers.get(
         "accept", ""
     )
-    if wants_json:
-        tr = translator(request, None)
-        body = {"error": {"code": code, "message": tr.plain(message), "field": field}}
-        return JSONResponse(body, status_code=status, headers=headers)
     user = _user_or_none(request)
-    context = {"code": code, "message": message, "field": field, "status": status}
+    if wants_json:
+        tr = translator(request, user)
+        error: dict[str, Any] = {"code": code, "message": tr.plain(message), "field": field}
+        if details:
+            error["details"] = {key: _json_value(value) for key, value in details.items()}
+        return JSONResponse({"error": error}, status_code=status, headers=headers)
+    # Translated here, as plain text the template escapes: a message is never trusted as HTML.
+    shown = translator(request, user).plain(message)
+    context = {"code": code, "message": shown, "field": field, "status": status, "details": details or {}}
     if request.headers.get("hx-request"):  # shown in the page's message area, whatever the form's target
         response = render(request, "partials/error.html", user, context, status_code=status)
         response.headers.update({"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"})
         return response
     return render(request, "error.html", user, context, status_code=status)
+
+
+def _json_value(value: Any) -> Any:
+    return value.isoformat() if isinstance(value, datetime) else value
 
 
 def _user_or_none(request: Request) -> User | None:

@@ -1,12 +1,37 @@
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
+from pydantic import BaseModel
+from starlette.responses import JSONResponse
 
 from app.services import accounts
 from app.web.api.schemas import ERROR_RESPONSES, LogIn, Me, PasswordChange, ProfileUpdate, SignUp
-from app.web.deps import DB, AppSettings, CurrentUser, Limiter, client_address, csrf_token, log_in, log_out
+from app.web.deps import (
+    DB,
+    AppSettings,
+    CurrentUser,
+    Limiter,
+    Now,
+    client_address,
+    csrf_token,
+    log_in,
+    log_out,
+)
 
 router = APIRouter(tags=["accounts"], responses=ERROR_RESPONSES)
+
+
+class SignUpSent(BaseModel):
+    """The answer to every valid sign-up when sign-ups wait for the address check."""
+
+    status: str = "check_your_mail"
+
+
+SIGNUP_RESPONSES: dict[int | str, dict[str, Any]] = {
+    202: {"model": SignUpSent, "description": "Sign-ups by mail: a link was mailed, whoever owns the address"}
+}
 
 
 @router.get("/auth/csrf")
@@ -15,9 +40,24 @@ def get_csrf_token(request: Request) -> dict[str, str]:
     return {"csrf_token": csrf_token(request)}
 
 
-@router.post("/auth/signup", status_code=201)
-def sign_up(body: SignUp, request: Request, session: DB, limiter: Limiter, settings: AppSettings) -> Me:
+@router.post("/auth/signup", status_code=201, response_model=Me, responses=SIGNUP_RESPONSES)
+def sign_up(
+    body: SignUp, request: Request, session: DB, limiter: Limiter, settings: AppSettings, now: Now
+) -> Any:
+    """201 and logged in; or, where sign-ups wait for the address check, 202 for every valid request."""
     limiter.hit("signup", client_address(request), settings.signups_per_hour, 3600)
+    if settings.confirms_signups:
+        limiter.hit("signup-email", accounts.normalise_email(body.email), 3, 3600)
+        accounts.request_sign_up(
+            session,
+            email=body.email,
+            password=body.password,
+            display_name=body.display_name,
+            language=body.language,
+            time_zone=body.time_zone,
+            now=now,
+        )
+        return JSONResponse(SignUpSent().model_dump(), status_code=202)
     user = accounts.sign_up(
         session,
         email=body.email,
@@ -31,10 +71,13 @@ def sign_up(body: SignUp, request: Request, session: DB, limiter: Limiter, setti
 
 
 @router.post("/auth/login")
-def login(body: LogIn, request: Request, session: DB, limiter: Limiter, settings: AppSettings) -> Me:
+def login(
+    body: LogIn, request: Request, session: DB, limiter: Limiter, settings: AppSettings, now: Now
+) -> Me:
+    """A banned account gets 403 `account_banned`, with the ban's `reason` and `until` in `details`."""
     limiter.hit("login-ip", client_address(request), settings.login_attempts_per_minute, 60)
     limiter.hit("login-email", accounts.normalise_email(body.email), settings.login_attempts_per_minute, 60)
-    user = accounts.authenticate(session, body.email, body.password)
+    user = accounts.authenticate(session, body.email, body.password, now)
     log_in(request, user)
     return Me.of(user, csrf_token(request))
 

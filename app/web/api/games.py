@@ -67,6 +67,9 @@ def create_game(body: GameCreate, session: DB, user: CurrentUser, now: Now) -> G
         time_limit_hours=body.time_limit_hours,
         options=body.options,
         name=body.name,
+        absence_options=body.absence,
+        friends_invited=body.friends,
+        min_reliability=body.min_reliability,
         now=now,
     )
     return GameSummary.of(game)
@@ -74,7 +77,7 @@ def create_game(body: GameCreate, session: DB, user: CurrentUser, now: Now) -> G
 
 @router.get("/games/{game_id}")
 def get_game(game_id: int, session: DB, user: MaybeUser) -> GameDetail:
-    return detail(play.game_view(session, game_id, user))
+    return detail(play.game_view(session, game_id, user, with_log=False))
 
 
 def detail(view: play.GameView) -> GameDetail:

@@ -14,6 +14,7 @@ class ErrorDetail(BaseModel):
     code: str
     message: str
     field: str | None = None
+    details: dict[str, Any] | None = Field(None, description="e.g. a ban's reason and end (`until`)")
 
 
 class ErrorBody(BaseModel):
@@ -78,6 +79,9 @@ class GameCreate(BaseModel):
     time_limit_hours: int | None = 48
     options: dict[str, Any] = Field(default_factory=dict)
     name: str | None = Field(None, max_length=80)
+    absence: dict[str, Any] | None = None  # the absence ladder's settings (defaults: 80%, 4, 2)
+    friends: list[str] = Field(default_factory=list, max_length=16)  # put straight in (names of friends)
+    min_reliability: int | None = Field(None, ge=0, le=100)  # the join gate, a reliability percentage
 
 
 class GameRename(BaseModel):

@@ -10,12 +10,35 @@ from fastapi import APIRouter, Depends
 from jinja2 import Environment, pass_context
 
 from app.web.deps import csrf_protect
-from app.web.pages import account, game, lobby
+from app.web.pages import (
+    account,
+    availability,
+    clock_admin,
+    game,
+    lobby,
+    mail_admin,
+    messages,
+    notifications,
+    seats,
+    social,
+)
+from app.web.pages import moderation as moderation_pages
+from app.web.pages import reports as report_pages
+from app.web.text import linkify
 
 router = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
 router.include_router(lobby.router)
 router.include_router(game.router)
 router.include_router(account.router)
+router.include_router(availability.router)
+router.include_router(seats.router)
+router.include_router(clock_admin.router)
+router.include_router(notifications.router)
+router.include_router(messages.router)
+router.include_router(mail_admin.router)
+router.include_router(social.router)
+router.include_router(report_pages.router)
+router.include_router(moderation_pages.router)
 
 
 @pass_context
@@ -31,3 +54,4 @@ def local_time(context: Any, moment: datetime | None) -> str:
 
 def install_filters(env: Environment) -> None:
     env.filters["local_time"] = local_time
+    env.filters["linkify"] = linkify

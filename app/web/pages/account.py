@@ -14,6 +14,7 @@ from app.web.deps import (
     CurrentUser,
     Limiter,
     MaybeUser,
+    Now,
     client_address,
     log_in,
     log_out,
@@ -30,8 +31,8 @@ def _home(target: str = "/") -> RedirectResponse:
 
 
 @router.get("/signup")
-def signup_page(request: Request, user: MaybeUser) -> Response:
-    return render(request, "account/signup.html", user, {"zones": _zones()})
+def signup_page(request: Request, user: MaybeUser, sent: bool = False) -> Response:
+    return render(request, "account/signup.html", user, {"zones": _zones(), "sent": sent})
 
 
 @router.post("/signup")
@@ -43,10 +44,23 @@ def signup(
     email: TextField,
     password: TextField,
     display_name: TextField,
+    now: Now,
     language: Annotated[str, Form()] = "en",
     time_zone: Annotated[str, Form()] = "UTC",
 ) -> Response:
     limiter.hit("signup", client_address(request), settings.signups_per_hour, 3600)
+    if settings.confirms_signups:  # the same answer whether the address is new, taken or barred
+        limiter.hit("signup-email", accounts.normalise_email(email), 3, 3600)
+        accounts.request_sign_up(
+            session,
+            email=email,
+            password=password,
+            display_name=display_name,
+            language=language,
+            time_zone=time_zone,
+            now=now,
+        )
+        return _home("/signup?sent=true")
     user = accounts.sign_up(
         session,
         email=email,
@@ -72,11 +86,17 @@ def login(
     settings: AppSettings,
     email: TextField,
     password: TextField,
+    now: Now,
     next: Annotated[str, Form()] = "/",
 ) -> Response:
     limiter.hit("login-ip", client_address(request), settings.login_attempts_per_minute, 60)
     limiter.hit("login-email", accounts.normalise_email(email), settings.login_attempts_per_minute, 60)
-    user = accounts.authenticate(session, email, password)
+    try:
+        user = accounts.authenticate(session, email, password, now)
+    except ServiceError as error:
+        if error.code != "account_banned" or error.details is None:
+            raise
+        return render(request, "moderation/banned.html", None, {"ban": error.details}, status_code=403)
     log_in(request, user)
     return _home(next)
 
@@ -132,6 +152,7 @@ def choose_language(
     request: Request,
     session: DB,
     user: MaybeUser,
+    settings: AppSettings,
     language: Annotated[str, Form()],
     next: Annotated[str, Form()] = "/",
 ) -> Response:
@@ -141,7 +162,9 @@ def choose_language(
         user.language = language
         session.commit()
     response = _home(next)
-    response.set_cookie("lang", language, max_age=365 * 86400, samesite="lax")
+    response.set_cookie(
+        "lang", language, max_age=365 * 86400, samesite="lax", httponly=True, secure=settings.secure_cookies
+    )
     return response
 
 

@@ -14,6 +14,7 @@ from app.services.errors import ServiceError
 from app.services.live import BUS
 from app.web.deps import DB, AppSettings, CurrentUser, Limiter, MaybeUser, Now, render
 from app.web.forms import FormFields
+from app.web.pages.messages import look, look_from_stream, message_context
 
 router = APIRouter()
 LIVE_PING_SECONDS = 20
@@ -38,16 +39,20 @@ def _context(view: play.GameView) -> dict[str, Any]:
 
 
 @router.get("/games/{game_id}")
-def game_page(request: Request, game_id: int, session: DB, user: MaybeUser) -> Response:
+def game_page(request: Request, game_id: int, session: DB, user: MaybeUser, now: Now) -> Response:
     view = play.game_view(session, game_id, user)
-    return render(request, "game.html", user, _context(view))
+    look(session, user, game_id, now)
+    return render(request, "game.html", user, {**_context(view), **message_context(session, view, user)})
 
 
 @router.get("/games/{game_id}/fragment")
-def game_fragment(request: Request, game_id: int, session: DB, user: MaybeUser, since: str = "") -> Response:
+def game_fragment(
+    request: Request, game_id: int, session: DB, user: MaybeUser, now: Now, since: str = ""
+) -> Response:
     """What a live page swaps in when the game moves; the order forms only when the question changed."""
     view = play.game_view(session, game_id, user)
-    context = _context(view)
+    look(session, user, game_id, now)
+    context = {**_context(view), **message_context(session, view, user)}
     context["orders_changed"] = str(context["prompt_since"]) != since
     return render(request, "partials/game_live.html", user, context)
 
@@ -57,6 +62,7 @@ async def game_live(request: Request, game_id: int) -> EventSourceResponse:
     async def versions() -> AsyncIterator[dict[str, str]]:
         async with BUS.subscribe(game_id) as queue:
             while not await request.is_disconnected():
+                await look_from_stream(request, game_id)  # an open live stream counts as looking
                 try:
                     version = await asyncio.wait_for(queue.get(), timeout=LIVE_PING_SECONDS)
                 except TimeoutError:
@@ -111,6 +117,6 @@ def submit_order(
     play.submit(session, user, game_id, fields, expected_version, now)
     if request.headers.get("hx-request"):
         view = play.game_view(session, game_id, user)
-        context = {**_context(view), "orders_changed": True}
+        context = {**_context(view), **message_context(session, view, user), "orders_changed": True}
         return render(request, "partials/game_live.html", user, context)
     return _back(game_id)

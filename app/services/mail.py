@@ -1,0 +1,398 @@
+"""The e-mail outbox: rendered mails wait in `outgoing_mails` and a job delivers them.
+
+Exactly once across processes: a worker claims due mails with `FOR UPDATE SKIP LOCKED` (a no-op on
+SQLite, whose single writer serialises the claims) and pushes their `next_attempt_at` forward by a lease,
+then commits, sends, and marks each mail sent as soon as the server accepts it. A worker that dies leaves
+its unsent mails to be claimed again when the lease runs out. The Message-ID is fixed when the mail is
+queued, so the one mail that may be in flight when a worker dies is recognisable if it arrives twice.
+
+Failures back off exponentially; after `mail_max_attempts` claims, or at once on a permanent (5xx)
+refusal, a mail is marked dead and listed for the administrators.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from email import policy
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.utils import format_datetime, parseaddr
+from pathlib import Path
+from typing import Protocol
+from urllib.parse import parse_qs, unquote, urlsplit
+
+import aiosmtplib
+from sqlalchemy import ColumnElement, func, select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.db import transaction
+from app.models import OutgoingMail
+from app.settings import Settings
+
+log = logging.getLogger(__name__)
+MAX_RETRY_DELAY = timedelta(hours=6)
+# CRLF, ASCII only (any server takes it as it is); long lines allowed (RFC 5322: 998), so that a
+# List-Unsubscribe URL is never folded into an encoded word, which mail clients would not read.
+WIRE_POLICY = policy.SMTP.clone(cte_type="7bit", max_line_length=998)
+
+
+@dataclass(frozen=True)
+class RenderedMail:
+    subject: str
+    text: str
+    html: str
+    language: str
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """Who gets a mail and how they leave its list (RFC 8058)."""
+
+    to_name: str
+    to_address: str
+    unsubscribe_url: str
+    list_name: str
+
+
+def domain_of(settings: Settings) -> str:
+    address = parseaddr(settings.mail_from)[1]
+    return address.rpartition("@")[2] or "ostraca.invalid"
+
+
+def new_message_id(settings: Settings) -> str:
+    return f"<{uuid.uuid4().hex}@{domain_of(settings)}>"
+
+
+def build_message(
+    settings: Settings, envelope: Envelope, mail: RenderedMail, message_id: str, kind: str, now: datetime
+) -> EmailMessage:
+    message = EmailMessage(policy=WIRE_POLICY)
+    message["From"] = settings.mail_from
+    message["To"] = Address(display_name=envelope.to_name, addr_spec=envelope.to_address)
+    message["Subject"] = mail.subject
+    message["Date"] = format_datetime(now)
+    message["Message-ID"] = message_id
+    message["List-Id"] = f"<{envelope.list_name.replace('_', '-')}.{domain_of(settings)}>"
+    message["List-Unsubscribe"] = f"<{envelope.unsubscribe_url}>"
+    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    message["Auto-Submitted"] = "auto-generated"
+    message["X-Ostraca-Kind"] = kind
+    message.set_content(mail.text)
+    message.add_alternative(mail.html, subtype="html")
+    message["Content-Language"] = mail.language  # after the content, which would clear Content-* headers
+    return message
+
+
+def enqueue(
+    session: Session,
+    settings: Settings,
+    *,
+    envelope: Envelope,
+    mail: RenderedMail,
+    kind: str,
+    user_id: int | None,
+    game_id: int | None,
+    now: datetime,
+) -> OutgoingMail:
+    """Queue one mail inside the caller's transaction; its Message-ID is fixed here, before any attempt."""
+    message_id = new_message_id(settings)
+    raw = build_message(settings, envelope, mail, message_id, kind, now).as_string()
+    row = OutgoingMail(
+        user_id=user_id,
+        game_id=game_id,
+        kind=kind,
+        to_address=envelope.to_address,
+        subject=mail.subject[:255],
+        message_id=message_id,
+        raw=raw,
+        created_at=now,
+        attempts=0,
+        next_attempt_at=now,
+    )
+    session.add(row)
+    return row
+
+
+# --- transports -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Claimed:
+    id: int
+    to_address: str
+    raw: str
+    attempts: int
+
+
+@dataclass(frozen=True)
+class SendError:
+    message: str
+    permanent: bool = False
+
+
+# Called after each mail with its outcome (None: accepted); returns False when the batch should stop.
+OnResult = Callable[[Claimed, SendError | None], bool]
+
+
+class Transport(Protocol):
+    def send_batch(self, mails: Sequence[Claimed], on_result: OnResult) -> None: ...
+
+
+@dataclass(frozen=True)
+class SmtpConfig:
+    hostname: str
+    port: int
+    username: str | None
+    password: str | None
+    use_tls: bool
+    start_tls: bool | None
+
+
+def parse_smtp_url(url: str) -> SmtpConfig:
+    """smtp://user:pass@host:port (STARTTLS when offered), smtp://…?starttls=required, smtps:// (TLS)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+        raise ValueError("SMTP_URL must look like smtp://user:pass@host:port")
+    query = parse_qs(parts.query)
+    starttls = (query.get("starttls") or ["auto"])[0]
+    return SmtpConfig(
+        hostname=parts.hostname,
+        port=parts.port or (465 if parts.scheme == "smtps" else 25),
+        username=unquote(parts.username) if parts.username else None,
+        password=unquote(parts.password) if parts.password else None,
+        use_tls=parts.scheme == "smtps",
+        start_tls={"required": True, "no": False}.get(starttls),
+    )
+
+
+class SmtpTransport:
+    """One SMTP connection per batch; each accepted mail is reported at once."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.config = parse_smtp_url(settings.smtp_url)
+        self.sender = parseaddr(settings.mail_from)[1]
+        self.timeout = settings.smtp_timeout_seconds
+
+    def send_batch(self, mails: Sequence[Claimed], on_result: OnResult) -> None:
+        """Runs its own event loop; in a thread of its own if this thread already runs one."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            asyncio.run(self._send_batch(mails, on_result))
+            return
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            pool.submit(asyncio.run, self._send_batch(mails, on_result)).result()
+
+    async def _send_batch(self, mails: Sequence[Claimed], on_result: OnResult) -> None:
+        config = self.config
+        client = aiosmtplib.SMTP(
+            hostname=config.hostname,
+            port=config.port,
+            username=config.username,
+            password=config.password,
+            use_tls=config.use_tls,
+            start_tls=config.start_tls,
+            timeout=self.timeout,
+        )
+        try:
+            await client.connect()
+        except (aiosmtplib.SMTPException, OSError) as error:
+            for mail in mails:  # every claimed mail had its attempt; they all back off
+                on_result(mail, SendError(f"cannot connect: {error}"))
+            return
+        try:
+            await self._send_each(client, mails, on_result)
+        finally:
+            if client.is_connected:
+                try:
+                    await client.quit()
+                except (aiosmtplib.SMTPException, OSError):
+                    client.close()
+
+    async def _send_each(
+        self, client: aiosmtplib.SMTP, mails: Sequence[Claimed], on_result: OnResult
+    ) -> None:
+        for index, mail in enumerate(mails):
+            error = await self._send_one(client, mail)
+            if not on_result(mail, error):
+                return
+            if error is not None and not client.is_connected:
+                for rest in mails[index + 1 :]:
+                    on_result(rest, SendError("connection lost earlier in the batch"))
+                return
+
+    async def _send_one(self, client: aiosmtplib.SMTP, mail: Claimed) -> SendError | None:
+        try:
+            await client.sendmail(self.sender, [mail.to_address], mail.raw.encode("ascii"))
+        except aiosmtplib.SMTPRecipientsRefused as error:
+            return SendError(f"refused: {error.recipients}"[:500], permanent=_permanent(error.recipients))
+        except aiosmtplib.SMTPResponseException as error:
+            return SendError(f"{error.code} {error.message}"[:500], permanent=error.code >= 500)
+        except (aiosmtplib.SMTPException, OSError) as error:
+            return SendError(f"{type(error).__name__}: {error}"[:500])
+        return None
+
+
+def _permanent(refusals: Sequence[aiosmtplib.SMTPRecipientRefused]) -> bool:
+    return all(refusal.code >= 500 for refusal in refusals)
+
+
+class FileTransport:
+    """Development without SMTP: each mail becomes `<mail_dir>/<id>.eml` (rewriting it is harmless)."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def send_batch(self, mails: Sequence[Claimed], on_result: OnResult) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        for mail in mails:
+            target = self.directory / f"{mail.id:08d}.eml"
+            partial = target.with_suffix(".part")
+            partial.write_bytes(mail.raw.encode("ascii"))
+            partial.replace(target)
+            if not on_result(mail, None):
+                return
+
+
+def transport_for(settings: Settings) -> Transport:
+    return SmtpTransport(settings) if settings.smtp_url else FileTransport(settings.mail_dir)
+
+
+# --- delivery ---------------------------------------------------------------------------------------------
+
+
+def deliver_outbox(
+    sessions: sessionmaker[Session], settings: Settings, transport: Transport, now: datetime
+) -> int:
+    """Claim one batch of due mails, send it, record each outcome. Returns how many were accepted."""
+    claimed = claim_mails(sessions, settings, now)
+    if not claimed:
+        return 0
+    started = time.monotonic()
+    accepted = 0
+    pending = {mail.id for mail in claimed}
+
+    def on_result(mail: Claimed, error: SendError | None) -> bool:
+        nonlocal accepted
+        pending.discard(mail.id)
+        if error is None:
+            accepted += mark_sent(sessions, mail.id, now)
+        else:
+            mark_failed(sessions, settings, mail, error, now)
+        return time.monotonic() - started < settings.mail_lease_seconds / 2
+
+    transport.send_batch(claimed, on_result)
+    release(sessions, pending, now)  # not tried (the batch stopped early): due again at once
+    return accepted
+
+
+def claim_mails(sessions: sessionmaker[Session], settings: Settings, now: datetime) -> list[Claimed]:
+    lease = timedelta(seconds=settings.mail_lease_seconds)
+    with transaction(sessions) as session:
+        ids = list(
+            session.scalars(
+                select(OutgoingMail.id)
+                .where(
+                    OutgoingMail.sent_at.is_(None),
+                    OutgoingMail.dead_at.is_(None),
+                    OutgoingMail.next_attempt_at <= now,
+                )
+                .order_by(OutgoingMail.next_attempt_at, OutgoingMail.id)
+                .limit(settings.mail_batch_size)
+                .with_for_update(skip_locked=True)
+            )
+        )
+        if not ids:
+            return []
+        session.execute(
+            update(OutgoingMail)
+            .where(OutgoingMail.id.in_(ids))
+            .values(attempts=OutgoingMail.attempts + 1, next_attempt_at=now + lease)
+        )
+        rows = session.execute(
+            select(OutgoingMail.id, OutgoingMail.to_address, OutgoingMail.raw, OutgoingMail.attempts)
+            .where(OutgoingMail.id.in_(ids))
+            .order_by(OutgoingMail.id)
+        )
+        return [Claimed(*row) for row in rows]
+
+
+def mark_sent(sessions: sessionmaker[Session], mail_id: int, now: datetime) -> int:
+    with transaction(sessions) as session:
+        result = session.execute(
+            update(OutgoingMail)
+            .where(OutgoingMail.id == mail_id, OutgoingMail.sent_at.is_(None))
+            .values(sent_at=now, last_error=None)
+        )
+        return int(getattr(result, "rowcount", 0) or 0)
+
+
+def retry_delay(settings: Settings, attempts: int) -> timedelta:
+    delay = timedelta(seconds=settings.mail_retry_seconds * 2 ** max(attempts - 1, 0))
+    return min(delay, MAX_RETRY_DELAY)
+
+
+def mark_failed(
+    sessions: sessionmaker[Session], settings: Settings, mail: Claimed, error: SendError, now: datetime
+) -> None:
+    dead = error.permanent or mail.attempts >= settings.mail_max_attempts
+    values: dict[str, object] = {"last_error": error.message[:500]}
+    if dead:
+        values["dead_at"] = now
+        log.warning("mail %s is dead after %s attempts: %s", mail.id, mail.attempts, error.message)
+    else:
+        values["next_attempt_at"] = now + retry_delay(settings, mail.attempts)
+    with transaction(sessions) as session:
+        session.execute(
+            update(OutgoingMail)
+            .where(OutgoingMail.id == mail.id, OutgoingMail.sent_at.is_(None))
+            .values(values)
+        )
+
+
+def release(sessions: sessionmaker[Session], mail_ids: set[int], now: datetime) -> None:
+    if not mail_ids:
+        return
+    with transaction(sessions) as session:
+        session.execute(
+            update(OutgoingMail)
+            .where(OutgoingMail.id.in_(mail_ids), OutgoingMail.sent_at.is_(None))
+            .values(attempts=OutgoingMail.attempts - 1, next_attempt_at=now)
+        )
+
+
+# --- administration ---------------------------------------------------------------------------------------
+
+
+def dead_mails(session: Session, limit: int = 200) -> list[OutgoingMail]:
+    query = select(OutgoingMail).where(OutgoingMail.dead_at.is_not(None)).order_by(OutgoingMail.id.desc())
+    return list(session.scalars(query.limit(limit)))
+
+
+def retry_dead(session: Session, mail_id: int, now: datetime) -> bool:
+    """Give a dead mail a fresh set of attempts (an administrator fixed the cause)."""
+    result = session.execute(
+        update(OutgoingMail)
+        .where(OutgoingMail.id == mail_id, OutgoingMail.dead_at.is_not(None), OutgoingMail.sent_at.is_(None))
+        .values(dead_at=None, attempts=0, next_attempt_at=now)
+    )
+    session.commit()
+    return bool(getattr(result, "rowcount", 0))
+
+
+def outbox_counts(session: Session) -> dict[str, int]:
+    def count(*conditions: ColumnElement[bool]) -> int:
+        return session.scalar(select(func.count()).select_from(OutgoingMail).where(*conditions)) or 0
+
+    return {
+        "queued": count(OutgoingMail.sent_at.is_(None), OutgoingMail.dead_at.is_(None)),
+        "sent": count(OutgoingMail.sent_at.is_not(None)),
+        "dead": count(OutgoingMail.dead_at.is_not(None), OutgoingMail.sent_at.is_(None)),
+    }

@@ -1,0 +1,96 @@
+"""A game's messages on its page (the public board and the viewer's private threads), and presence:
+the game page, its live fragment and its live stream record that the viewer is looking at the game."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import APIRouter, Request
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import RedirectResponse, Response
+
+from app.models import User
+from app.services import messages, notify, play
+from app.services.errors import ServiceError
+from app.web.deps import DB, AppSettings, CurrentUser, Now, render
+from app.web.forms import FormFields
+
+router = APIRouter()
+
+
+def message_context(session: Any, view: play.GameView, user: User | None) -> dict[str, Any]:
+    """What the messages section of a game page needs."""
+    others = [
+        (number, name)
+        for number, name in enumerate(view.players)
+        if view.seat is not None and number != view.seat and view.game.status == "active"
+    ]
+    member = user is not None and any(s.user_id == user.id and s.status == "playing" for s in view.game.seats)
+    return {
+        "messages": messages.visible_messages(session, view.game, user),
+        "message_seats": others,
+        "can_post": member and view.game.status != "cancelled",
+        "message_limit": messages.MAX_LENGTH,
+    }
+
+
+def look(session: Any, user: User | None, game_id: int, now: datetime) -> None:
+    """The viewer has the game open now (for "none while you are looking" in notifications)."""
+    if user is not None:
+        notify.mark_looking(session, user.id, game_id, now)
+
+
+async def look_from_stream(request: Request, game_id: int) -> None:
+    """Presence from a live stream, which has no database session of its own: a short one, in a thread."""
+    user_id = request.session.get("uid")
+    if user_id is None:
+        return
+
+    def touch() -> None:
+        with request.app.state.sessions() as session:
+            notify.mark_looking(session, int(user_id), game_id, datetime.now(UTC))
+
+    await run_in_threadpool(touch)
+
+
+def _recipients(fields: dict[str, Any]) -> list[int]:
+    if fields.get("scope") != "private":
+        return []
+    chosen = fields.get("to")
+    seats = []
+    for key in chosen if isinstance(chosen, dict) else {}:
+        if not key.isdigit():
+            raise ServiceError("invalid_input", "Choose other seats of this game.", "to")
+        seats.append(int(key))
+    if not seats:
+        raise ServiceError("invalid_input", "Tick the players who should read this private message.", "to")
+    return seats
+
+
+@router.post("/games/{game_id}/messages")
+def post_message(
+    request: Request,
+    game_id: int,
+    session: DB,
+    user: CurrentUser,
+    now: Now,
+    settings: AppSettings,
+    fields: FormFields,
+) -> Response:
+    body = fields.get("body", "")
+    recipients = _recipients(fields)
+    messages.post(
+        session,
+        user,
+        game_id,
+        body if isinstance(body, str) else "",
+        to_seats=recipients,
+        now=now,
+        per_minute=settings.messages_per_minute,
+    )
+    if not request.headers.get("hx-request"):
+        return RedirectResponse(f"/games/{game_id}#game-messages", 303)
+    view = play.game_view(session, game_id, user)
+    context = {"game": view.game, "view": view, **message_context(session, view, user), "oob": True}
+    return render(request, "partials/game_message_form.html", user, context)

@@ -1,0 +1,30 @@
+"""A mail worker process for the fault test: the mail jobs in a loop, on the real clock, settings from the
+environment (DATABASE_URL, SMTP_URL, MAIL_*). Usage: python -m tests.notify.mail_worker SECONDS"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from app.db import make_engine, session_factory
+from app.services import mail, mail_jobs
+from app.settings import Settings
+from app.web.emails import EmailRenderer
+
+
+def main(seconds: float) -> None:
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    engine = make_engine(settings.sqlalchemy_url)
+    sessions = session_factory(engine)
+    renderer, transport = EmailRenderer(), mail.transport_for(settings)
+    print("ready", flush=True)
+    stop_at = time.monotonic() + seconds
+    while time.monotonic() < stop_at:
+        report = mail_jobs.run_mail_once(sessions, settings, renderer, transport)
+        if not report.delivered and not report.notifications:
+            time.sleep(settings.mail_every_seconds)
+    engine.dispose()
+
+
+if __name__ == "__main__":
+    main(float(sys.argv[1]))

@@ -1,0 +1,123 @@
+"""Password reset (no account enumeration, signed, expiring, single use) and address verification."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+from sqlalchemy.orm import Session
+from starlette.testclient import TestClient
+
+from app.models import MailSettings
+from app.services import account_mail, tokens
+from app.services.errors import ServiceError
+from app.settings import Settings
+from tests.notify.conftest import RunMail, Sink, make_user, notifications_of, text_of
+
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+def _link(sink: Sink, address: str, path: str) -> str:
+    (message,) = sink.to(address)
+    found = re.search(rf"https://games\.example\.com({re.escape(path)}[\w.-]+)", text_of(message))
+    assert found is not None
+    return found.group(1)
+
+
+def _csrf(client: TestClient, page: str) -> str:
+    found = re.search(r'name="csrf_token" value="([^"]+)"', client.get(page).text)
+    assert found is not None
+    return found.group(1)
+
+
+def test_the_reset_flow(db: Session, mail_client: TestClient, run_mail: RunMail, sink: Sink) -> None:
+    alice = make_user(db, "Alice")
+    alice_id, old_version = alice.id, alice.session_version
+    db.commit()
+    token = _csrf(mail_client, "/password/forgot")
+    for address in ("alice@example.com", "nobody@example.com", "not an address"):
+        answer = mail_client.post("/password/forgot", data={"email": address, "csrf_token": token})
+        assert answer.status_code == 200 and "If an account has this address" in answer.text
+    run_mail()
+    assert [m["To"] for m in sink.messages] == ["Alice <alice@example.com>"]  # only the real account
+    link = _link(sink, "alice@example.com", "/password/reset/")
+
+    page = mail_client.get(link)
+    assert page.status_code == 200 and "new_password" in page.text
+    token = _csrf(mail_client, link)
+    weak = mail_client.post(link, data={"new_password": "short", "csrf_token": token})
+    assert weak.status_code == 422
+    done = mail_client.post(link, data={"new_password": "a brand new passphrase", "csrf_token": token})
+    assert done.status_code == 200 and done.url.path == "/login"
+    login = {"email": "alice@example.com", "password": "a brand new passphrase"}
+    mail_client.headers["X-CSRF-Token"] = mail_client.get("/api/v1/auth/csrf").json()["csrf_token"]
+    assert mail_client.post("/api/v1/auth/login", json=login).status_code == 200
+    db.expire_all()
+    assert db.get(type(alice), alice_id).session_version == old_version + 1  # type: ignore[union-attr]
+    db.commit()
+    assert mail_client.get(link).status_code == 400  # spent
+
+
+def test_a_reset_token_expires(db: Session, mail_settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    alice = make_user(db, "Alice")
+    token = tokens.reset_token(mail_settings.secret_key, alice.id, alice.password_hash)
+    assert account_mail.user_for_reset(db, mail_settings.secret_key, token).id == alice.id
+    later = time.time() + tokens.RESET_MAX_AGE_SECONDS + 5
+    monkeypatch.setattr("itsdangerous.timed.time.time", lambda: later)
+    with pytest.raises(ServiceError) as refused:
+        account_mail.user_for_reset(db, mail_settings.secret_key, token)
+    assert refused.value.code == "invalid_token"
+
+
+def test_a_reset_token_is_not_a_verification_token(db: Session, mail_settings: Settings) -> None:
+    alice = make_user(db, "Alice")
+    reset = tokens.reset_token(mail_settings.secret_key, alice.id, alice.password_hash)
+    with pytest.raises(ServiceError):
+        tokens.read_verify_token(mail_settings.secret_key, reset)
+    with pytest.raises(ServiceError):
+        tokens.read_unsubscribe_token(mail_settings.secret_key, reset)
+
+
+def test_verification(
+    db: Session, mail_client: TestClient, run_mail: RunMail, sink: Sink, mail_app: Any
+) -> None:
+    from tests.notify.conftest import log_in
+
+    alice = make_user(db, "Alice")
+    alice_id = alice.id
+    log_in(mail_client, alice)
+    page = mail_client.get("/account/notifications")
+    assert "is not confirmed yet" in page.text
+    answer = mail_client.post(
+        "/account/verify", data={"csrf_token": str(mail_client.headers["X-CSRF-Token"])}
+    )
+    assert answer.status_code == 200 and "We sent you a verification link" in answer.text
+    run_mail()
+    link = _link(sink, "alice@example.com", "/account/verify/")
+    with TestClient(mail_app) as stranger:  # the mail may be opened anywhere, without a session
+        shown = stranger.get(link)
+        assert shown.status_code == 200 and 'method="post"' in shown.text
+        own = db.get(MailSettings, alice_id)
+        assert own is None or own.verified_at is None  # a GET verifies nothing
+        db.commit()
+        confirmed = stranger.post(link)
+        assert confirmed.status_code == 200 and "is confirmed" in confirmed.text
+    assert "is confirmed." in mail_client.get("/account/notifications").text
+    assert [row.outcome for row in notifications_of(db, alice)] == ["mailed"]
+
+
+def test_a_verification_link_for_an_old_address_is_refused(db: Session, mail_settings: Settings) -> None:
+    from datetime import UTC, datetime
+
+    alice = make_user(db, "Alice")
+    token = tokens.verify_token(mail_settings.secret_key, alice.id, "old@example.com")
+    with pytest.raises(ServiceError):
+        account_mail.verify_email(db, mail_settings.secret_key, token, datetime.now(UTC))
+
+
+def test_the_reset_mail_answer_is_the_same_for_unknown_addresses(db: Session) -> None:
+    make_user(db, "Alice")
+    assert account_mail.request_password_reset(db, "nobody@example.com") is None
+    assert account_mail.request_password_reset(db, "alice@example.com") is None

@@ -1,0 +1,87 @@
+"""The `ostraca` command, as a newcomer runs it: migrate, demo, serve, create-admin."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx2 as httpx
+from sqlalchemy import create_engine, text
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(data_dir: Path, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DATA_DIR": str(data_dir), "DATABASE_URL": ""}
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args],
+        cwd=ROOT,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_demo_creates_players_and_a_running_game(tmp_path: Path) -> None:
+    result = run(tmp_path, "demo")
+    assert result.returncode == 0, result.stderr
+    assert "alice@example.com" in result.stdout and "/games/" in result.stdout
+    engine = create_engine(f"sqlite:///{tmp_path / 'ostraca.sqlite3'}")
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT count(*) FROM users")).scalar() == 3
+        assert connection.execute(text("SELECT status FROM games")).scalar() == "active"
+    engine.dispose()
+    again = run(tmp_path, "demo")  # running it twice reuses the players
+    assert again.returncode == 0, again.stderr
+
+
+def test_migrate_is_idempotent(tmp_path: Path) -> None:
+    assert run(tmp_path, "migrate").returncode == 0
+    second = run(tmp_path, "migrate")
+    assert second.returncode == 0 and "up to date" in second.stdout
+
+
+def test_create_admin_reads_the_password_from_the_terminal(tmp_path: Path) -> None:
+    result = run(
+        tmp_path, "create-admin", "--email", "root@example.com", "--name", "Root", stdin="admin password 42\n"
+    )
+    assert result.returncode == 0, result.stderr
+    weak = run(tmp_path, "create-admin", "--email", "other@example.com", "--name", "Other", stdin="short\n")
+    assert weak.returncode == 2 and "error:" in weak.stderr
+
+
+def test_serve_answers_on_its_port(tmp_path: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "DATA_DIR": str(tmp_path), "DATABASE_URL": "", "RUN_JOBS": "false"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                response = httpx.get(f"http://127.0.0.1:{port}/", timeout=5)
+                break
+            except httpx.TransportError:
+                assert server.poll() is None, server.stdout.read() if server.stdout else ""
+                assert time.monotonic() < deadline, "the server did not answer"
+                time.sleep(0.3)
+        assert response.status_code == 200
+        assert "Ostraca" in response.text
+        assert response.headers["content-security-policy"].startswith("default-src 'self'")
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
