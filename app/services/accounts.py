@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.models import MailSettings, Notification, User
-from app.services import sanctions
+from app.services import deadlines, sanctions
 from app.services.errors import ServiceError
 
 LANGUAGES = ("en", "fr")
@@ -239,16 +239,18 @@ def get_user(session: Session, user_id: int) -> User | None:
     return session.get(User, user_id)
 
 
-def update_profile(session: Session, user: User, profile: Profile) -> User:
+def update_profile(session: Session, user: User, profile: Profile, now: datetime) -> User:
     email = check_email(profile.email)
     name = check_display_name(profile.display_name)
     language = check_language(profile.language)
     zone = check_time_zone(profile.time_zone)
     _refuse_taken(session, email, name, exclude_id=user.id)
-    address_changed = email != user.email
+    address_changed, zone_changed = email != user.email, zone != user.time_zone
     user.email, user.display_name, user.language, user.time_zone = email, name, language, zone
     if address_changed:
         _queue_address_check(session, user)
+    if zone_changed:  # availability windows are read in the user's zone: running deadlines move with it
+        deadlines.recompute_games_of(session, user.id, now)
     session.commit()
     return user
 

@@ -156,3 +156,19 @@ def test_at_most_three_pauses_to_come_and_only_your_own_can_be_removed(db: Sessi
         pauses.remove_pause(db, ann, ids[0], NOW)
     assert again.value.code == "wrong_status"
     pauses.request_pause(db, ann, date(2026, 12, 7), date(2026, 12, 7), "", NOW)  # the cancelled one is over
+
+
+def test_changing_ones_time_zone_moves_running_deadlines_with_the_windows(db: Session) -> None:
+    from app.services import accounts
+
+    ann, ben = make_users(db, "Ann", "Ben")
+    ben.time_zone = "Europe/Paris"
+    db.commit()
+    availability.set_windows(db, ben, clock.daily(time(18), time(23)).windows, NOW - DAY)
+    game_id = running_game(db, [ann, ben])
+    seat = next(row.seat for row in waits(db, game_id).values() if row.deadline_at != NOW + DAY)
+    assert waits(db, game_id)[seat].deadline_at == datetime(2026, 12, 1, 17, 0, tzinfo=UTC)
+    profile = accounts.Profile(ben.display_name, ben.email, ben.language, "America/New_York")
+    accounts.update_profile(db, ben, profile, NOW + HOUR)
+    # 18:00 in New York is 23:00 UTC: a later deadline applies at once.
+    assert waits(db, game_id)[seat].deadline_at == datetime(2026, 12, 1, 23, 0, tzinfo=UTC)

@@ -99,14 +99,14 @@ def me(request: Request, user: CurrentUser) -> Me:
 
 
 @router.patch("/me")
-def update_me(body: ProfileUpdate, request: Request, session: DB, user: CurrentUser) -> Me:
+def update_me(body: ProfileUpdate, request: Request, session: DB, user: CurrentUser, now: Now) -> Me:
     profile = accounts.Profile(
         display_name=body.display_name or user.display_name,
         email=body.email or user.email,
         language=body.language or user.language,
         time_zone=body.time_zone or user.time_zone,
     )
-    accounts.update_profile(session, user, profile)
+    accounts.update_profile(session, user, profile, now)
     return Me.of(user, csrf_token(request))
 
 

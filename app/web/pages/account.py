@@ -128,9 +128,10 @@ def update_account(
     display_name: TextField,
     language: Annotated[str, Form()],
     time_zone: Annotated[str, Form()],
+    now: Now,
 ) -> Response:
     profile = accounts.Profile(display_name=display_name, email=email, language=language, time_zone=time_zone)
-    accounts.update_profile(session, user, profile)
+    accounts.update_profile(session, user, profile, now)
     return _home("/account?saved=true")
 
 
