@@ -92,3 +92,21 @@ def test_apply_leaves_its_input_alone_and_refuses_nonsense(rules: GameRules[Any]
         rules.apply(state, seat, {"type": "no such order"})
     assert caught.value.code and caught.value.message
     assert rules.dump(state) == before
+
+
+@pytest.mark.parametrize("game_id", ["dragonstones", "tigris"])
+def test_progress_grows_from_the_first_third_to_the_end(game_id: str) -> None:
+    rules = registry.get(game_id)
+    rng = random.Random(7)
+    state = rules.new_game(rules.Options(), rules.min_players, 11)
+    first = rules.progress(state)  # type: ignore[attr-defined]
+    assert 1 <= first[0] <= first[1] and first[0] * 3 <= first[1]
+    for _ in range(5000):
+        waits = rules.waits(state)
+        if not waits:
+            break
+        seat = rng.choice(waits).seat
+        state = rules.apply(state, seat, rules.sample_order(state, seat, rng)).state
+        turn, length = rules.progress(state)  # type: ignore[attr-defined]
+        assert 1 <= turn <= length
+    assert rules.progress(state)[0] * 3 > rules.progress(state)[1] * 2  # type: ignore[attr-defined]

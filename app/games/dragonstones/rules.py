@@ -66,6 +66,10 @@ class DragonstonesRules:
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
 
+    def progress(self, state: State) -> tuple[int, int]:
+        """How far the game has gone, for the absence ladder: the leader's points towards the target."""
+        return (1 + max(player.points for player in state.players), 1 + state.points_to_win)
+
     def standings(self, state: State) -> list[Standing] | None:
         if state.winner is None:
             return None

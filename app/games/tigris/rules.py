@@ -20,6 +20,9 @@ from app.games.tigris.view import view as build_view
 DUMP_VERSION = 1
 
 
+TOTAL_TILES = 153
+
+
 class TigrisOptions(BaseModel):
     english_variant: bool = Field(
         False,
@@ -75,6 +78,10 @@ class TigrisRules:
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
+
+    def progress(self, state: State) -> tuple[int, int]:
+        """How far the game has gone, for the absence ladder: the tiles drawn out of the bag of 153."""
+        return (1 + TOTAL_TILES - sum(state.bag), 1 + TOTAL_TILES)
 
     def standings(self, state: State) -> list[Standing] | None:
         if state.phase != "over":
