@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, model_validator
 
 S = TypeVar("S")
 OrderT = TypeVar("OrderT")
@@ -102,3 +102,30 @@ def parse_order(adapter: TypeAdapter[OrderT], data: object) -> OrderT:
         path = [str(part) for part in error["loc"][1:] if part != "[key]"]
         where = ".".join(path) if path else "type"
         raise RuleError("invalid_order", "This order is not well formed.", where) from None
+
+
+class FormOrder(BaseModel):
+    """Base of the games' order models: flat, frozen, unknown fields refused, and an empty form field
+    (`""`, as an HTML form posts it) meaning "the default"."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _blank_means_default(cls, data: Any) -> Any:
+        if not isinstance(data, Mapping):
+            return data
+        cleaned: dict[str, Any] = {}
+        for key, value in data.items():
+            if isinstance(value, Mapping):
+                value = {k: v for k, v in value.items() if v != ""}
+            if value != "":
+                cleaned[key] = value
+        return cleaned
+
+    def key(self) -> tuple[Any, ...]:
+        """What makes two orders the same choice."""
+        return tuple(
+            (name, tuple(sorted(value.items())) if isinstance(value, dict) else value)
+            for name, value in sorted(self.model_dump().items())
+        )

@@ -12,13 +12,10 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
     NonNegativeInt,
     TypeAdapter,
     field_validator,
-    model_validator,
 )
 
 from app.games import contract
@@ -27,28 +24,8 @@ Colour = Literal["red", "blue", "yellow"]
 PayCoin = Literal["gold", "fairy", "silver"]
 
 
-class _OrderBase(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _blank_means_default(cls, data: Any) -> Any:
-        if not isinstance(data, Mapping):
-            return data
-        cleaned: dict[str, Any] = {}
-        for key, value in data.items():
-            if isinstance(value, Mapping):
-                value = {k: v for k, v in value.items() if v != ""}
-            if value != "":
-                cleaned[key] = value
-        return cleaned
-
-    def key(self) -> tuple[Any, ...]:
-        """What makes two orders the same choice."""
-        return tuple(
-            (field, tuple(sorted(value.items())) if isinstance(value, dict) else value)
-            for field, value in sorted(self.model_dump().items())
-        )
+class _OrderBase(contract.FormOrder):
+    """Every Dragonstones order."""
 
 
 def _drop_zeros(counts: dict[str, int]) -> dict[str, int]:

@@ -12,13 +12,10 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
 from pydantic import (
-    BaseModel,
-    ConfigDict,
     Field,
     NonNegativeInt,
     TypeAdapter,
     field_validator,
-    model_validator,
 )
 
 from app.games import contract
@@ -32,35 +29,13 @@ SQUARE_PATTERN = r"^[A-Pa-p]([1-9]|1[01])$"
 Square = Annotated[str, Field(pattern=SQUARE_PATTERN, description='Column A-P and row 1-11, e.g. "E5".')]
 
 
-class _OrderBase(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _blank_means_default(cls, data: Any) -> Any:
-        if not isinstance(data, Mapping):
-            return data
-        cleaned: dict[str, Any] = {}
-        for key, value in data.items():
-            if isinstance(value, Mapping):
-                value = {k: v for k, v in value.items() if v != ""}
-            if value != "":
-                cleaned[key] = value
-        return cleaned
-
+class _OrderBase(contract.FormOrder):
     @field_validator("*", mode="after")
     @classmethod
     def _upper_squares(cls, value: Any, info: Any) -> Any:
         if info.field_name in {"square", "leave"} and isinstance(value, str):
             return value.upper()
         return value
-
-    def key(self) -> tuple[Any, ...]:
-        """What makes two orders the same choice."""
-        return tuple(
-            (name, tuple(sorted(value.items())) if isinstance(value, dict) else value)
-            for name, value in sorted(self.model_dump().items())
-        )
 
 
 class LeaderOrder(_OrderBase):
