@@ -584,6 +584,15 @@ def _password_reset(source: Source) -> dict[str, Any] | None:
     }
 
 
+def _as_written(source: Source) -> dict[str, Any] | None:
+    """Moderation notices and sign-up attempts: what the row holds (a reason, a seat, an end), and a link."""
+    data = dict(source.data)
+    if isinstance(data.get("until"), str):
+        data["until"] = datetime.fromisoformat(data["until"])
+    url = source.game_url() if source.game is not None else f"{source.settings.base_url}/"
+    return {**data, "url": url, "base_url": source.settings.base_url}
+
+
 def _generic(source: Source) -> dict[str, Any] | None:
     """A kind without its own composer says only that something happened, with a link."""
     return {"url": source.game_url() if source.game is not None else f"{source.settings.base_url}/"}
@@ -607,4 +616,20 @@ COMPOSERS: dict[str, Callable[[Source], dict[str, Any] | None]] = {
     "board_post": _message,
     "verify_email": _verify_email,
     "password_reset": _password_reset,
+    **dict.fromkeys(
+        (
+            "sanctioned",
+            "sanction_lifted",
+            "signup_attempt",
+            "report_closed",
+            "game_held",
+            "game_resumed",
+            "game_aborted",
+            "game_rolled_back",
+            "removed_from_game",
+            "player_removed",
+            "seat_given",
+        ),
+        _as_written,
+    ),
 }
