@@ -239,11 +239,6 @@ def _draw_missing_picks(game: Game) -> None:
             seat.pick = free.pop()
 
 
-def seat_holder_name(session: Session, seat: Seat) -> str:
-    user = session.get(User, seat.user_id) if seat.user_id is not None else None
-    return user.display_name if user else ""
-
-
 def list_games(session: Session, status: str, user: User | None = None) -> list[Game]:
     query = select(Game).where(Game.status == status)
     if status == "finished":
