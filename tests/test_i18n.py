@@ -10,7 +10,15 @@ from starlette.testclient import TestClient
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = ROOT / "app" / "web" / "translations" / "fr" / "LC_MESSAGES" / "messages.po"
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "ServiceError": (2,), "RuleError": (2,)}
+KEYWORDS = {
+    "_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "ServiceError": (2,),
+    "RuleError": (2,),
+    "not_found": None,
+    "N_": None,
+}
 METHODS = [("app/**.py", "python"), ("templates/**.html", "jinja2"), ("templates/**.txt", "jinja2")]
 
 

@@ -39,6 +39,9 @@ STATUS_BY_CODE: dict[str, int] = {
     "game_paused": 409,
     "game_locked": 409,
     "already_reported": 409,
+    # the server itself
+    "busy": 503,
+    "server_error": 500,
 }
 
 
@@ -64,5 +67,5 @@ class ServiceError(Exception):
         self.details = dict(details) if details else None  # values the message cannot hold (a reason, a date)
 
 
-def not_found(what: str = "This page") -> ServiceError:
-    return ServiceError("not_found", f"{what} does not exist.")
+def not_found(message: str = "This page does not exist.") -> ServiceError:
+    return ServiceError("not_found", message)

@@ -199,7 +199,7 @@ def cancel_game(session: Session, user: User, game_id: int) -> Game:
 def _locked_game(session: Session, game_id: int) -> Game:
     game = session.scalar(select(Game).where(Game.id == game_id).with_for_update())
     if game is None:
-        raise not_found("This game")
+        raise not_found("This game does not exist.")
     return game
 
 

@@ -68,7 +68,7 @@ def clean_text(text: str, field: str, limit: int, *, required: bool) -> str:
 def get_user(session: Session, user_id: int) -> User:
     user = session.get(User, user_id)
     if user is None:
-        raise not_found("This user")
+        raise not_found("This user does not exist.")
     return user
 
 
@@ -237,7 +237,7 @@ def lift(session: Session, actor: User, sanction_id: int, reason: str, now: date
     require_moderator(actor)
     sanction = session.get(Sanction, sanction_id)
     if sanction is None:
-        raise not_found("This sanction")
+        raise not_found("This sanction does not exist.")
     target = get_user(session, sanction.user_id)
     require_outranks(actor, target)
     if sanction.lifted_at is not None or not in_force(sanction.ends_at or PERMANENT, now):

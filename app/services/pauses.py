@@ -102,7 +102,7 @@ def remove_pause(session: Session, user: User, pause_id: int, now: datetime) -> 
     """End the pause: cancelled if it has not started, else in force 24 more hours at most."""
     row = session.get(PauseRequest, pause_id)
     if row is None or row.user_id != user.id:
-        raise not_found("This pause")
+        raise not_found("This pause does not exist.")
     if row.removed_at is not None or is_over(row, now):
         raise ServiceError("wrong_status", "This pause is already over or removed.")
     row.removed_at = clock.remove_pause(as_pause(row), now).removed_at

@@ -71,7 +71,7 @@ def submit(
 def locked_game(session: Session, game_id: int) -> Game:
     game = session.scalar(select(Game).where(Game.id == game_id).with_for_update())
     if game is None:
-        raise not_found("This game")
+        raise not_found("This game does not exist.")
     return game
 
 
@@ -267,7 +267,7 @@ class GameView:
 def get_game(session: Session, game_id: int) -> Game:
     game = session.get(Game, game_id)
     if game is None:
-        raise not_found("This game")
+        raise not_found("This game does not exist.")
     return game
 
 

@@ -140,7 +140,7 @@ class Profile:
 def profile(session: Session, user_id: int) -> Profile:
     user = session.get(User, user_id)
     if user is None:
-        raise not_found("This player")
+        raise not_found("This player does not exist.")
     return Profile(
         user=user,
         counts=game_counts(session, user_id),

@@ -108,11 +108,11 @@ def readable_message(session: Session, reader: User, message_id: int | None) -> 
     message = session.get(GameMessage, message_id) if message_id is not None else None
     game = session.get(Game, message.game_id) if message is not None else None
     if message is None or game is None:
-        raise not_found("This message")
+        raise not_found("This message does not exist.")
     if message.audience is not None and play.viewer_seat(game, reader) not in messages.audience_seats(
         message.audience
     ):
-        raise not_found("This message")
+        raise not_found("This message does not exist.")
     return message
 
 
@@ -126,7 +126,7 @@ def _player(session: Session, name: str | None) -> User:
 def _game(session: Session, game_id: int) -> Game:
     game = session.get(Game, game_id)
     if game is None:
-        raise not_found("This game")
+        raise not_found("This game does not exist.")
     return game
 
 
@@ -214,7 +214,7 @@ def get_report(session: Session, viewer: User, report_id: int) -> QueuedReport:
     moderation.require_moderator(viewer)
     report = session.get(Report, report_id)
     if report is None:
-        raise not_found("This report")
+        raise not_found("This report does not exist.")
     return _described(session, [report])[0]
 
 
@@ -245,7 +245,7 @@ def _open_report(session: Session, viewer: User, report_id: int) -> Report:
     moderation.require_moderator(viewer)
     report = session.scalar(select(Report).where(Report.id == report_id).with_for_update())
     if report is None:
-        raise not_found("This report")
+        raise not_found("This report does not exist.")
     if report.status not in OPEN_STATUSES:
         raise ServiceError("wrong_status", "This report is closed.")
     return report

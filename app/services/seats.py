@@ -26,7 +26,7 @@ LIST_LIMIT = 100
 def locked_game(session: Session, game_id: int) -> Game:
     games = deadlines.locked_games(session, [game_id])
     if not games:
-        raise not_found("This game")
+        raise not_found("This game does not exist.")
     return games[0]
 
 

@@ -9,12 +9,13 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from sqlalchemy.exc import DataError
+from sqlalchemy.exc import DataError, OperationalError
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse, Response
 
 from app.models import User
-from app.services.errors import ServiceError
+from app.services.errors import ServiceError, not_found
 from app.web.deps import optional_user, render, translator
 
 log = logging.getLogger(__name__)
@@ -28,23 +29,27 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(HTTPException, _http_error)  # type: ignore[arg-type]
     app.add_exception_handler(OverflowError, _out_of_range)  # SQLite: an id past 64 bits
     app.add_exception_handler(DataError, _out_of_range)  # Postgres: a value its column cannot hold
+    app.add_exception_handler(OperationalError, _database_unavailable)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _unexpected_error)
 
 
 async def _service_error(request: Request, error: ServiceError) -> Response:
-    return _respond(request, error.status, error.code, error.message, error.field, details=error.details)
+    return await _respond(
+        request, error.status, error.code, error.message, error.field, details=error.details
+    )
 
 
 async def _validation_error(request: Request, error: RequestValidationError) -> Response:
     first = error.errors()[0] if error.errors() else {"loc": (), "msg": "Invalid request"}
     field = ".".join(str(part) for part in first["loc"] if part not in ("body", "query", "path")) or None
-    return _respond(request, 422, "invalid_input", f"Invalid request: {first['msg']}.", field)
+    return await _respond(request, 422, "invalid_input", f"Invalid request: {first['msg']}.", field)
 
 
 async def _http_error(request: Request, error: HTTPException) -> Response:
+    if error.status_code == 404:
+        return await _service_error(request, not_found("This page does not exist."))
     code = HTTP_CODES.get(error.status_code, "http_error")
-    message = "This page does not exist." if error.status_code == 404 else str(error.detail)
-    return _respond(request, error.status_code, code, message, None, error.headers)
+    return await _respond(request, error.status_code, code, str(error.detail), None, error.headers)
 
 
 async def _out_of_range(request: Request, error: Exception) -> Response:
@@ -54,12 +59,36 @@ async def _out_of_range(request: Request, error: Exception) -> Response:
     )
 
 
+async def _database_unavailable(request: Request, error: OperationalError) -> Response:
+    """The database is down or too busy (SQLite's write lock held past its timeout): try again later."""
+    log.warning("database unavailable on %s %s: %s", request.method, request.url.path, error.orig)
+    busy = ServiceError(
+        "busy", "The server is too busy to answer now; nothing was changed. Try again in a moment."
+    )
+    return await _respond(request, busy.status, busy.code, busy.message, headers={"Retry-After": "5"})
+
+
 async def _unexpected_error(request: Request, error: Exception) -> Response:
     log.exception("unexpected error on %s %s", request.method, request.url.path)
-    return _respond(request, 500, "server_error", "Something went wrong on our side; nothing was changed.")
+    fault = ServiceError("server_error", "Something went wrong on our side; nothing was changed.")
+    return await _service_error(request, fault)
 
 
-def _respond(
+async def _respond(
+    request: Request,
+    status: int,
+    code: str,
+    message: str,
+    field: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    details: Mapping[str, Any] | None = None,
+) -> Response:
+    # The error page reads the user from the database: never on the event loop, where a blocking read
+    # would stall every other request (and, on SQLite, the one holding the write lock).
+    return await run_in_threadpool(_error_response, request, status, code, message, field, headers, details)
+
+
+def _error_response(
     request: Request,
     status: int,
     code: str,

@@ -40,7 +40,7 @@ def game_types() -> list[dict[str, Any]]:
 @router.get("/game-types/{game_type}")
 def game_type(game_type: str) -> dict[str, Any]:
     if not registry.known(game_type):
-        raise not_found("This game type")
+        raise not_found("This game type does not exist.")
     rules = registry.get(game_type)
     return {
         "id": rules.id,

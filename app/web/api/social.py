@@ -234,7 +234,7 @@ class RankingsOut(BaseModel):
 def rankings(game_type: str, session: DB, offset: int = 0, limit: int = 100) -> RankingsOut:
     """The relative order only: ratings themselves are never shown."""
     if not registry.known(game_type):
-        raise not_found("This game type")
+        raise not_found("This game type does not exist.")
     rows = ratings.ranking(session, game_type, max(0, offset), max(1, min(limit, 500)))
     return RankingsOut(
         game_type=game_type,

@@ -43,7 +43,7 @@ def admin_mail(request: Request, session: DB, user: CurrentUser) -> Response:
 def retry_mail(session: DB, user: CurrentUser, now: Now, mail_id: int) -> Response:
     _admin(user)
     if not mail.retry_dead(session, mail_id, now):
-        raise not_found("This dead mail")
+        raise not_found("This dead mail does not exist.")
     return RedirectResponse("/admin/mail", 303)
 
 
@@ -58,7 +58,7 @@ def mark_failing(
     """What the outgoing server's bounce report says, entered by hand."""
     _admin(user)
     if not notify.mark_failing(session, email, reason or "marked by an administrator", now):
-        raise not_found("An account with this address")
+        raise not_found("An account with this address does not exist.")
     return RedirectResponse("/admin/mail", 303)
 
 
@@ -94,7 +94,7 @@ def dev_mail_one(request: Request, user: MaybeUser, settings: AppSettings, name:
     directory = _dev_only(settings)
     path = directory / name
     if not name.endswith(".eml") or "/" in name or name.startswith(".") or not path.is_file():
-        raise not_found("This mail")
+        raise not_found("This mail does not exist.")
     message = _read(path)
     text = message.get_body(preferencelist=("plain",))
     context = {

@@ -62,7 +62,7 @@ def verify(
 def calendar(request: Request, session: DB, settings: AppSettings, now: Now, token: str) -> Response:
     owner = notify.user_by_calendar_token(session, token)
     if owner is None:
-        raise not_found("This calendar")
+        raise not_found("This calendar does not exist.")
     _ = translator(request, owner).plain  # plain text, not HTML; `_` so that the strings are extracted
     domain = domain_of(settings)
     entries = [
