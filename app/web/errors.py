@@ -34,29 +34,26 @@ def install(app: FastAPI) -> None:
 
 
 async def _service_error(request: Request, error: ServiceError) -> Response:
-    return await _respond(
-        request, error.status, error.code, error.message, error.field, details=error.details
-    )
+    return await _respond(request, error)
 
 
 async def _validation_error(request: Request, error: RequestValidationError) -> Response:
     first = error.errors()[0] if error.errors() else {"loc": (), "msg": "Invalid request"}
     field = ".".join(str(part) for part in first["loc"] if part not in ("body", "query", "path")) or None
-    return await _respond(request, 422, "invalid_input", f"Invalid request: {first['msg']}.", field)
+    return await _respond(request, ServiceError("invalid_input", f"Invalid request: {first['msg']}.", field))
 
 
 async def _http_error(request: Request, error: HTTPException) -> Response:
     if error.status_code == 404:
-        return await _service_error(request, not_found("This page does not exist."))
+        return await _respond(request, not_found("This page does not exist."))
     code = HTTP_CODES.get(error.status_code, "http_error")
-    return await _respond(request, error.status_code, code, str(error.detail), None, error.headers)
+    refusal = ServiceError(code, str(error.detail), status=error.status_code)
+    return await _respond(request, refusal, error.headers)
 
 
 async def _out_of_range(request: Request, error: Exception) -> Response:
     """A number the database cannot even hold (an id of 2**63, say): bad input, not a server fault."""
-    return await _service_error(
-        request, ServiceError("invalid_input", "A number in this request is out of range.")
-    )
+    return await _respond(request, ServiceError("invalid_input", "A number in this request is out of range."))
 
 
 async def _database_unavailable(request: Request, error: OperationalError) -> Response:
@@ -65,56 +62,49 @@ async def _database_unavailable(request: Request, error: OperationalError) -> Re
     busy = ServiceError(
         "busy", "The server is too busy to answer now; nothing was changed. Try again in a moment."
     )
-    return await _respond(request, busy.status, busy.code, busy.message, headers={"Retry-After": "5"})
+    return await _respond(request, busy, {"Retry-After": "5"})
 
 
 async def _unexpected_error(request: Request, error: Exception) -> Response:
     log.exception("unexpected error on %s %s", request.method, request.url.path)
     fault = ServiceError("server_error", "Something went wrong on our side; nothing was changed.")
-    return await _service_error(request, fault)
+    return await _respond(request, fault)
 
 
 async def _respond(
-    request: Request,
-    status: int,
-    code: str,
-    message: str,
-    field: str | None = None,
-    headers: Mapping[str, str] | None = None,
-    details: Mapping[str, Any] | None = None,
+    request: Request, error: ServiceError, headers: Mapping[str, str] | None = None
 ) -> Response:
     # The error page reads the user from the database: never on the event loop, where a blocking read
     # would stall every other request (and, on SQLite, the one holding the write lock).
-    return await run_in_threadpool(_error_response, request, status, code, message, field, headers, details)
+    return await run_in_threadpool(_error_response, request, error, headers)
 
 
-def _error_response(
-    request: Request,
-    status: int,
-    code: str,
-    message: str,
-    field: str | None = None,
-    headers: Mapping[str, str] | None = None,
-    details: Mapping[str, Any] | None = None,
-) -> Response:
+def _error_response(request: Request, error: ServiceError, headers: Mapping[str, str] | None) -> Response:
     wants_json = request.url.path.startswith("/api/") or "application/json" in request.headers.get(
         "accept", ""
     )
     user = _user_or_none(request)
+    # Translated here, as plain text: a message is never trusted as HTML.
+    message = translator(request, user).plain(error.message)
     if wants_json:
-        tr = translator(request, user)
-        error: dict[str, Any] = {"code": code, "message": tr.plain(message), "field": field}
-        if details:
-            error["details"] = {key: _json_value(value) for key, value in details.items()}
-        return JSONResponse({"error": error}, status_code=status, headers=headers)
-    # Translated here, as plain text the template escapes: a message is never trusted as HTML.
-    shown = translator(request, user).plain(message)
-    context = {"code": code, "message": shown, "field": field, "status": status, "details": details or {}}
+        body: dict[str, Any] = {"code": error.code, "message": message, "field": error.field}
+        if error.details:
+            body["details"] = {key: _json_value(value) for key, value in error.details.items()}
+        return JSONResponse({"error": body}, status_code=error.status, headers=headers)
+    context = {
+        "code": error.code,
+        "message": message,
+        "field": error.field,
+        "status": error.status,
+        "details": error.details or {},
+    }
     if request.headers.get("hx-request"):  # shown in the page's message area, whatever the form's target
-        response = render(request, "partials/error.html", user, context, status_code=status)
+        response = render(request, "partials/error.html", user, context, status_code=error.status)
         response.headers.update({"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"})
-        return response
-    return render(request, "error.html", user, context, status_code=status)
+    else:
+        response = render(request, "error.html", user, context, status_code=error.status)
+    response.headers.update(headers or {})
+    return response
 
 
 def _json_value(value: Any) -> Any:
