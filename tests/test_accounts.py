@@ -132,9 +132,9 @@ def test_profile_update(make_client: Any) -> None:
     )
     assert response.status_code == 200
     assert response.json()["display_name"] == "Alicia"
-    taken = alice.patch("/api/v1/me", json={"email": "bob@example.com"})
-    assert (taken.status_code, _error(taken)["code"]) == (409, "email_taken")
-    assert alice.get("/api/v1/me").json()["email"] == "alice@example.com"
+    taken = alice.patch("/api/v1/me", json={"display_name": "Bob"})
+    assert (taken.status_code, _error(taken)["code"]) == (409, "name_taken")
+    assert alice.get("/api/v1/me").json()["display_name"] == "Alicia"
 
 
 def test_state_changes_need_the_csrf_token(client: TestClient) -> None:
@@ -174,3 +174,39 @@ def test_html_sign_up_and_log_in_forms(client: TestClient) -> None:
     refused = client.post("/signup", data={**form, "csrf_token": "wrong"})
     assert refused.status_code == 403
     assert "<html" in refused.text and "Traceback" not in refused.text
+
+
+def test_sign_ups_never_confirmed_are_purged_once_their_link_has_expired(db: Any) -> None:
+    from datetime import timedelta
+
+    from sqlalchemy import select
+
+    from app.models import Notification, User
+    from app.services import accounts
+    from tests.conftest import NOW
+
+    def account(name: str, pending: bool, age: timedelta) -> User:
+        user = User(
+            email=f"{name}@example.com",
+            display_name=name,
+            password_hash="x",
+            signup_pending=pending,
+            created_at=NOW - age,
+        )
+        db.add(user)
+        db.flush()
+        db.add(Notification(user_id=user.id, kind="verify_email", data={"email": user.email}))
+        return user
+
+    link_life = accounts.UNCONFIRMED_SIGN_UPS_KEPT
+    account("Stale", pending=True, age=link_life + timedelta(minutes=1))
+    account("Fresh", pending=True, age=link_life - timedelta(minutes=1))
+    account("Veteran", pending=False, age=link_life * 10)
+    db.commit()
+    assert accounts.purge_unconfirmed_sign_ups(db, NOW) == 1
+    db.commit()
+    assert sorted(db.scalars(select(User.display_name))) == ["Fresh", "Veteran"]
+    assert (
+        db.scalar(select(Notification).where(Notification.data["email"].as_string() == "stale@example.com"))
+        is None
+    )

@@ -13,6 +13,8 @@ class User(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     email: Mapped[str] = mapped_column(String(254), unique=True)  # stored lower-cased
+    # A new address the user asked for: it replaces `email` when its check link is followed.
+    pending_email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     display_name: Mapped[str] = mapped_column(String(40), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     language: Mapped[str] = mapped_column(String(8), default="en")

@@ -22,22 +22,19 @@ from app.services.errors import ServiceError
 _hasher = PasswordHash.recommended()
 
 
-def request_verification(session: Session, user: User) -> None:
-    """Queue a verification mail for the user's current address (inside the caller's transaction)."""
-    session.add(Notification(user_id=user.id, kind="verify_email", data={"email": user.email}))
-
-
 def is_verified(session: Session, user: User) -> bool:
     row = session.get(MailSettings, user.id)
     return row is not None and row.verified_email == user.email and row.verified_at is not None
 
 
 def verify_email(session: Session, secret: str, token: str, now: datetime) -> User:
-    """Mark the address named in the token as verified; a bounce flag on it is cleared too."""
+    """Mark the address named in the token as verified (the user's new address, if they asked for it);
+    a bounce flag on it is cleared too."""
     user_id, email = tokens.read_verify_token(secret, token)
     user = session.get(User, user_id)
-    if user is None or user.email != email:  # the address changed since the mail was sent
+    if user is None:
         raise ServiceError("invalid_token", "This link is invalid or has expired.")
+    accounts.confirm_address(session, user, email)
     row = notify.mail_settings(session, user.id)
     row.verified_email, row.verified_at = email, now
     row.failing_since, row.failing_reason = None, None

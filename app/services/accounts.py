@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from pwdlib import PasswordHash
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.models import MailSettings, Notification, User
-from app.services import deadlines, sanctions
+from app.services import deadlines, sanctions, tokens
 from app.services.errors import ServiceError
 
 LANGUAGES = ("en", "fr")
@@ -104,7 +104,7 @@ def sign_up(
     session.add(user)
     try:
         session.flush()
-        _queue_address_check(session, user)
+        queue_address_check(session, user)
         session.commit()
     except IntegrityError:  # lost a race with another sign-up
         session.rollback()
@@ -113,9 +113,9 @@ def sign_up(
     return user
 
 
-def _queue_address_check(session: Session, user: User) -> None:
-    """A mail with a link that proves the address is the user's (sent by the outbox)."""
-    session.add(Notification(user_id=user.id, kind="verify_email", data={"email": user.email}))
+def queue_address_check(session: Session, user: User, address: str | None = None) -> None:
+    """A mail with a link that proves the address (the user's, or the new one they asked for) is theirs."""
+    session.add(Notification(user_id=user.id, kind="verify_email", data={"email": address or user.email}))
 
 
 # --- sign-up by mail (no account enumeration) --------------------------------------------------------
@@ -160,24 +160,42 @@ def request_sign_up(
     session.add(user)
     try:
         session.flush()
-        _queue_address_check(session, user)
+        queue_address_check(session, user)
         session.commit()
     except IntegrityError:  # a sign-up with the same address or name won the race: answer the same
         session.rollback()
 
 
-def _tell_owner_of_attempt(session: Session, owner: User, now: datetime) -> None:
+def _tell_owner_of_attempt(
+    session: Session, owner: User, now: datetime, kind: str = "signup_attempt"
+) -> None:
+    """Tell an address's owner that someone tried to use it (a sign-up, another account's address change)."""
     recent = session.scalar(
         select(func.count())
         .select_from(Notification)
         .where(
             Notification.user_id == owner.id,
-            Notification.kind == "signup_attempt",
+            Notification.kind == kind,
             Notification.created_at > now - timedelta(days=1),
         )
     )
     if (recent or 0) < ATTEMPT_MAILS_PER_DAY:
-        session.add(Notification(user_id=owner.id, kind="signup_attempt", data={}, created_at=now))
+        session.add(Notification(user_id=owner.id, kind=kind, data={}, created_at=now))
+
+
+# A pending sign-up whose check link has expired holds its display name for nobody: it goes.
+UNCONFIRMED_SIGN_UPS_KEPT = timedelta(seconds=tokens.VERIFY_MAX_AGE_SECONDS, days=1)
+
+
+def purge_unconfirmed_sign_ups(session: Session, now: datetime) -> int:
+    """Delete the pending sign-ups whose check link can no longer be followed; returns how many."""
+    stale = select(User.id).where(
+        User.signup_pending.is_(True), User.created_at < now - UNCONFIRMED_SIGN_UPS_KEPT
+    )
+    ids = list(session.scalars(stale))
+    if ids:
+        session.execute(delete(User).where(User.id.in_(ids)))
+    return len(ids)
 
 
 def _confirmed(session: Session, user: User) -> bool:
@@ -240,19 +258,46 @@ def get_user(session: Session, user_id: int) -> User | None:
 
 
 def update_profile(session: Session, user: User, profile: Profile, now: datetime) -> User:
+    """Save the profile. A new e-mail address only waits for its check (see `ask_for_address`)."""
     email = check_email(profile.email)
     name = check_display_name(profile.display_name)
     language = check_language(profile.language)
     zone = check_time_zone(profile.time_zone)
-    _refuse_taken(session, email, name, exclude_id=user.id)
-    address_changed, zone_changed = email != user.email, zone != user.time_zone
-    user.email, user.display_name, user.language, user.time_zone = email, name, language, zone
-    if address_changed:
-        _queue_address_check(session, user)
+    _refuse_taken_name(session, name, exclude_id=user.id)
+    zone_changed = zone != user.time_zone
+    user.display_name, user.language, user.time_zone = name, language, zone
+    if email != user.email and email != user.pending_email:
+        ask_for_address(session, user, email, now)
     if zone_changed:  # availability windows are read in the user's zone: running deadlines move with it
         deadlines.recompute_games_of(session, user.id, now)
     session.commit()
     return user
+
+
+def ask_for_address(session: Session, user: User, email: str, now: datetime) -> None:
+    """The user wants `email` as their address: it becomes theirs when they follow the link mailed there.
+
+    The answer is the same whoever has the address, so that nobody learns which addresses have accounts:
+    an address another account has gets a mail telling its owner instead; a barred one gets nothing.
+    """
+    user.pending_email = None
+    owner = session.scalar(select(User).where(User.email == email))
+    if owner is not None:
+        _tell_owner_of_attempt(session, owner, now, kind="address_attempt")
+    elif not sanctions.is_barred_address(session, email):
+        user.pending_email = email
+        queue_address_check(session, user, email)
+
+
+def confirm_address(session: Session, user: User, email: str) -> None:
+    """The user followed the link mailed to `email`: it becomes their address (and is checked)."""
+    if email == user.email:
+        return
+    if email != user.pending_email:  # they asked for another address since
+        raise ServiceError("invalid_token", "This link is invalid or has expired.")
+    if session.scalar(select(User.id).where(User.email == email, User.id != user.id)):
+        raise ServiceError("email_taken", "Another account has taken this address since you asked for it.")
+    user.email, user.pending_email = email, None
 
 
 def change_password(session: Session, user: User, current: str, new: str) -> User:

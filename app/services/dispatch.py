@@ -51,6 +51,7 @@ class Item:
 
     kind: str
     context: dict[str, Any]
+    to_address: str | None = None  # another address than the user's (a new one to check)
 
 
 @dataclass(frozen=True)
@@ -218,7 +219,7 @@ def _mail_one(
     if item is None:
         return _done(row, "stale", now)
     mail_list = "all" if notify.kind_of(row.kind).account else row.kind
-    _queue(session, settings, renderer, user, [item], mail_list, row.game_id, now)
+    _queue(session, settings, renderer, user, [item], mail_list, row.game_id, now, item.to_address)
     _done(row, "mailed", now)
 
 
@@ -259,6 +260,7 @@ def _queue(
     mail_list: str,
     game_id: int | None,
     now: datetime,
+    to_address: str | None = None,
 ) -> None:
     unsubscribe_url = (
         f"{settings.base_url}/unsubscribe/{tokens.unsubscribe_token(settings.secret_key, user.id, mail_list)}"
@@ -273,7 +275,7 @@ def _queue(
     }
     letter = Letter(user.language, user.time_zone, items, digest=mail_list == "digest", common=common)
     rendered = renderer.render(letter)
-    envelope = mail.Envelope(user.display_name, user.email, unsubscribe_url, mail_list)
+    envelope = mail.Envelope(user.display_name, to_address or user.email, unsubscribe_url, mail_list)
     kind = items[0].kind if len(items) == 1 and mail_list != "digest" else "digest"
     mail.enqueue(
         session,
@@ -323,7 +325,7 @@ def compose(
     if game is not None:
         context.setdefault("game", _game_context(source))
         context.setdefault("footer", _footer(game))
-    return Item(row.kind, context)
+    return Item(row.kind, context, to_address=context.pop("send_to", None))
 
 
 def _game_context(source: Source) -> dict[str, Any]:
@@ -570,10 +572,14 @@ def _message(source: Source) -> dict[str, Any] | None:
 
 
 def _verify_email(source: Source) -> dict[str, Any] | None:
-    if source.data.get("email") not in (None, source.user.email):
+    """The check link, mailed to the address it checks: the user's, or the new one they asked for."""
+    user = source.user
+    address = source.data.get("email") or user.email
+    if address not in (user.email, user.pending_email):
         return None  # the address changed since: its own verification mail will go
-    token = tokens.verify_token(source.settings.secret_key, source.user.id, source.user.email)
-    return {"url": f"{source.settings.base_url}/account/verify/{token}", "email": source.user.email}
+    token = tokens.verify_token(source.settings.secret_key, user.id, address)
+    url = f"{source.settings.base_url}/account/verify/{token}"
+    return {"url": url, "email": address, "new": address != user.email, "send_to": address}
 
 
 def _password_reset(source: Source) -> dict[str, Any] | None:
@@ -621,6 +627,7 @@ COMPOSERS: dict[str, Callable[[Source], dict[str, Any] | None]] = {
             "sanctioned",
             "sanction_lifted",
             "signup_attempt",
+            "address_attempt",
             "report_closed",
             "game_held",
             "game_resumed",

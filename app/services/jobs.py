@@ -25,7 +25,7 @@ from sqlalchemy import delete
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.models import JobRun
-from app.services import outage, sweeper
+from app.services import accounts, outage, sweeper
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -79,7 +79,16 @@ def prune_job_runs(session: Session, now: datetime) -> None:
     session.execute(delete(JobRun).where(JobRun.slot < now - JOB_RUNS_KEPT))
 
 
-PERIODIC_JOBS: list[PeriodicJob] = [PeriodicJob("prune_job_runs", timedelta(days=1), prune_job_runs)]
+def purge_unconfirmed_sign_ups(session: Session, now: datetime) -> None:
+    purged = accounts.purge_unconfirmed_sign_ups(session, now)
+    if purged:
+        log.info("deleted %d sign-up(s) whose address was never confirmed", purged)
+
+
+PERIODIC_JOBS: list[PeriodicJob] = [
+    PeriodicJob("prune_job_runs", timedelta(days=1), prune_job_runs),
+    PeriodicJob("purge_unconfirmed_sign_ups", timedelta(hours=1), purge_unconfirmed_sign_ups),
+]
 
 
 def run_periodic(

@@ -14,6 +14,7 @@ from app.models import MailSettings
 from app.services import account_mail, tokens
 from app.services.errors import ServiceError
 from app.settings import Settings
+from tests.conftest import PASSWORD
 from tests.notify.conftest import RunMail, Sink, make_user, notifications_of, text_of
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
@@ -121,3 +122,74 @@ def test_the_reset_mail_answer_is_the_same_for_unknown_addresses(db: Session) ->
     make_user(db, "Alice")
     assert account_mail.request_password_reset(db, "nobody@example.com") is None
     assert account_mail.request_password_reset(db, "alice@example.com") is None
+
+
+def test_a_new_address_is_used_once_its_link_is_followed(
+    db: Session, mail_client: TestClient, run_mail: RunMail, sink: Sink
+) -> None:
+    from tests.notify.conftest import log_in
+
+    alice = make_user(db, "Alice")
+    log_in(mail_client, alice)
+    asked = mail_client.patch("/api/v1/me", json={"email": "Alice.New@example.com"})
+    assert asked.status_code == 200
+    assert (asked.json()["email"], asked.json()["pending_email"]) == (
+        "alice@example.com",
+        "alice.new@example.com",
+    )
+    assert "We sent a link to alice.new@example.com" in mail_client.get("/account").text
+    run_mail()
+    assert [m["To"] for m in sink.messages] == ["Alice <alice.new@example.com>"]
+    assert "until then your mail goes to your old address" in text_of(sink.messages[0])
+    link = _link(sink, "alice.new@example.com", "/account/verify/")
+    confirmed = mail_client.post(link)
+    assert confirmed.status_code == 200 and "alice.new@example.com" in confirmed.text
+    me = mail_client.get("/api/v1/me").json()
+    assert (me["email"], me["pending_email"]) == ("alice.new@example.com", None)
+    assert "is confirmed." in mail_client.get("/account/notifications").text
+    mail_client.post("/api/v1/auth/logout")
+    mail_client.headers["X-CSRF-Token"] = mail_client.get("/api/v1/auth/csrf").json()["csrf_token"]
+    login = {"email": "alice.new@example.com", "password": PASSWORD}
+    assert mail_client.post("/api/v1/auth/login", json=login).status_code == 200
+
+
+def test_asking_for_a_taken_address_looks_the_same_and_tells_its_owner(
+    db: Session, mail_client: TestClient, run_mail: RunMail, sink: Sink, mail_settings: Settings
+) -> None:
+    from tests.notify.conftest import log_in
+
+    alice, bob = make_user(db, "Alice"), make_user(db, "Bob")
+    alice_id = alice.id
+    log_in(mail_client, alice)
+    free = mail_client.patch("/api/v1/me", json={"email": "free@example.com"})
+    taken = mail_client.patch("/api/v1/me", json={"email": "bob@example.com"})
+    assert free.status_code == taken.status_code == 200
+    assert taken.json()["email"] == "alice@example.com"
+    assert taken.json()["pending_email"] is None  # the earlier request is withdrawn, as for any new one
+    assert [row.kind for row in notifications_of(db, bob)] == ["address_attempt"]
+    run_mail()
+    to_bob = sink.to("bob@example.com")
+    assert len(to_bob) == 1 and "nothing was changed" in text_of(to_bob[0])
+    assert sink.to("free@example.com") == []  # the withdrawn request's mail is not sent
+    withdrawn = tokens.verify_token(mail_settings.secret_key, alice_id, "free@example.com")
+    assert mail_client.post(f"/account/verify/{withdrawn}").status_code == 400
+    assert mail_client.get("/api/v1/me").json()["email"] == "alice@example.com"
+
+
+def test_an_address_taken_between_the_request_and_the_link_is_refused(
+    db: Session, mail_settings: Settings
+) -> None:
+    from datetime import UTC, datetime
+
+    from app.services import accounts
+
+    alice = make_user(db, "Alice")
+    accounts.ask_for_address(db, alice, "shared@example.com", datetime.now(UTC))
+    db.commit()
+    make_user(db, "Shared")  # its address is shared@example.com
+    token = tokens.verify_token(mail_settings.secret_key, alice.id, "shared@example.com")
+    with pytest.raises(ServiceError) as refused:
+        account_mail.verify_email(db, mail_settings.secret_key, token, datetime.now(UTC))
+    assert refused.value.code == "email_taken"
+    db.rollback()
+    assert alice.email == "alice@example.com"

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import Notification, OutgoingMail, Seat, SeatTenure, User
-from app.services import account_mail, friends, lobby, messages, notify, play, queue, tokens
+from app.services import account_mail, accounts, friends, lobby, messages, notify, play, queue, tokens
 from app.settings import Settings
 from tests.conftest import NOW
 from tests.notify.conftest import RunMail, Sink, html_of, make_user, seat_of, start_game, text_of
@@ -182,7 +182,7 @@ def board_post(db: Session, language: str) -> Case:
 
 def verify_email(db: Session, language: str) -> Case:
     (alice,) = _players(db, language, 1)
-    account_mail.request_verification(db, alice)
+    accounts.queue_address_check(db, alice)
     db.commit()
     return Case(alice, "/account/verify/", "all")
 

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
 from app.models import MailSettings, User
-from app.services import account_mail, notify, play
+from app.services import account_mail, accounts, notify, play
 from app.settings import Settings
 from tests.conftest import NOW
 from tests.notify.conftest import (
@@ -269,7 +269,7 @@ def test_a_bounce_stops_game_mail_and_the_user_sees_it(
         page = client.get("/account/notifications")
         assert "550 mailbox unavailable" in page.text and "bounces" in page.text
     start_game(db, [alice, bruno])
-    account_mail.request_verification(db, alice)
+    accounts.queue_address_check(db, alice)
     db.commit()
     run_mail(settings=settings)
     assert _kinds(sink, alice) == ["verify_email"]  # game mails stop; the confirmation mail goes

@@ -54,6 +54,7 @@ class PasswordChange(BaseModel):
 class Me(BaseModel):
     id: int
     email: str
+    pending_email: str | None  # the new address waiting for its check link
     display_name: str
     language: str
     time_zone: str
@@ -65,6 +66,7 @@ class Me(BaseModel):
         return cls(
             id=user.id,
             email=user.email,
+            pending_email=user.pending_email,
             display_name=user.display_name,
             language=user.language,
             time_zone=user.time_zone,

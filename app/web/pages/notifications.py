@@ -8,7 +8,7 @@ from fastapi import APIRouter, Form, Request
 from starlette.responses import RedirectResponse, Response
 
 from app.models import MailSettings
-from app.services import account_mail, notify
+from app.services import account_mail, accounts, notify
 from app.services.errors import ServiceError
 from app.web.deps import DB, AppSettings, CurrentUser, Limiter, MaybeUser, client_address, log_out, render
 from app.web.emails import KIND_TITLES
@@ -70,7 +70,7 @@ def regenerate_calendar(session: DB, user: CurrentUser) -> Response:
 @router.post("/account/verify")
 def send_verification(session: DB, user: CurrentUser, limiter: Limiter) -> Response:
     limiter.hit("verify-mail", str(user.id), 3, 3600)
-    account_mail.request_verification(session, user)
+    accounts.queue_address_check(session, user)
     session.commit()
     return RedirectResponse("/account/notifications?saved=verification#address", 303)
 
