@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 from starlette.testclient import TestClient
+
+from tests.conftest import sign_up
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = ROOT / "app" / "web" / "translations" / "fr" / "LC_MESSAGES" / "messages.po"
@@ -65,3 +68,29 @@ def test_errors_are_translated_in_json_and_html(client: TestClient) -> None:
     french = client.post("/api/v1/auth/login", json=body).json()["error"]["message"]
     assert english == "Wrong e-mail address or password."
     assert french != english and french
+
+
+def test_translations_keep_every_placeholder() -> None:
+    """A translation that drops or renames a `%(name)s` would fail when the message is filled in."""
+    placeholder = re.compile(r"%\((\w+)\)[sd]")
+    with CATALOG.open("rb") as handle:
+        catalog = read_po(handle, locale="fr")
+    wrong = []
+    for message in catalog:
+        if not message.id or not message.string:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        wanted = set(placeholder.findall(ids[-1])) | set(placeholder.findall(ids[0]))
+        for string in strings:
+            found = set(placeholder.findall(string))
+            if not found <= wanted or (len(ids) == 1 and found != wanted):
+                wrong.append(ids[0])
+    assert wrong == []
+
+
+def test_an_error_with_values_is_translated_around_them(client: TestClient) -> None:
+    sign_up(client, "Alice", language="fr")
+    refused = client.post("/api/v1/games", json={"game_type": "fake", "players": 99}).json()["error"]
+    assert refused["field"] == "players"
+    assert "se joue de" in refused["message"] and "%(" not in refused["message"]

@@ -55,12 +55,17 @@ class Outcome(Generic[S]):
 
 
 class RuleError(Exception):
-    """An illegal order. `code` is a stable machine word; `message` plain English."""
+    """An illegal order. `code` is a stable machine word; `message` plain English, whose `%(name)s`
+    placeholders are filled from `params` (kept apart, so that the sentence can be translated)."""
 
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self, code: str, message: str, field: str | None = None, params: Mapping[str, str | int] | None = None
+    ) -> None:
+        self.template = message
+        self.params = dict(params or {})
+        self.message = message % self.params if self.params else message
+        super().__init__(self.message)
         self.code = code
-        self.message = message
         self.field = field
 
 

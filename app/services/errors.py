@@ -56,12 +56,15 @@ class ServiceError(Exception):
         status: int | None = None,
         *,
         details: Mapping[str, Any] | None = None,
+        params: Mapping[str, str | int] | None = None,
     ) -> None:
-        super().__init__(message)
         if code not in STATUS_BY_CODE and status is None:
             raise ValueError(f"unknown error code {code!r}")
+        self.template = message  # what is translated; `%(name)s` placeholders are filled from `params`
+        self.params = dict(params or {})
+        self.message = message % self.params if self.params else message
+        super().__init__(self.message)
         self.code = code
-        self.message = message
         self.field = field
         self.status = status or STATUS_BY_CODE[code]
         self.details = dict(details) if details else None  # values the message cannot hold (a reason, a date)

@@ -80,8 +80,9 @@ def new_game(
     if not rules.min_players <= players <= rules.max_players:
         raise ServiceError(
             "invalid_input",
-            f"{rules.title} is played by {rules.min_players} to {rules.max_players} players.",
+            "%(game)s is played by %(least)s to %(most)s players.",
             "players",
+            params={"game": rules.title, "least": rules.min_players, "most": rules.max_players},
         )
     if time_limit_hours is not None and not 1 <= time_limit_hours <= MAX_TIME_LIMIT_HOURS:
         raise ServiceError("invalid_input", "The time limit is 1 to 336 hours, or none.", "time_limit_hours")
@@ -122,7 +123,9 @@ def _validated_options(options_model: Any, raw: Mapping[str, Any]) -> dict[str, 
     except ValidationError as error:
         first = error.errors()[0]
         field = ".".join(str(part) for part in first["loc"]) or None
-        raise ServiceError("invalid_input", f"Invalid option: {first['msg']}.", field) from None
+        raise ServiceError(
+            "invalid_input", "Invalid option: %(problem)s.", field, params={"problem": first["msg"]}
+        ) from None
 
 
 def rename_game(session: Session, user: User, game_id: int, name: str) -> Game:

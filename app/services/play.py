@@ -118,7 +118,7 @@ def apply_order(
     try:
         outcome = rules.apply(rules.load(game.state or {}), seat, order)
     except RuleError as error:
-        raise ServiceError(error.code, error.message, error.field, status=422) from None
+        raise ServiceError(error.code, error.template, error.field, status=422, params=error.params) from None
     game.state = rules.dump(outcome.state)
     game.version += 1
     session.add(

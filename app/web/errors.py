@@ -40,7 +40,10 @@ async def _service_error(request: Request, error: ServiceError) -> Response:
 async def _validation_error(request: Request, error: RequestValidationError) -> Response:
     first = error.errors()[0] if error.errors() else {"loc": (), "msg": "Invalid request"}
     field = ".".join(str(part) for part in first["loc"] if part not in ("body", "query", "path")) or None
-    return await _respond(request, ServiceError("invalid_input", f"Invalid request: {first['msg']}.", field))
+    problem = ServiceError(
+        "invalid_input", "Invalid request: %(problem)s.", field, params={"problem": str(first["msg"])}
+    )
+    return await _respond(request, problem)
 
 
 async def _http_error(request: Request, error: HTTPException) -> Response:
@@ -85,7 +88,8 @@ def _error_response(request: Request, error: ServiceError, headers: Mapping[str,
     )
     user = _user_or_none(request)
     # Translated here, as plain text: a message is never trusted as HTML.
-    message = translator(request, user).plain(error.message)
+    translated = translator(request, user).plain(error.template)
+    message = translated % error.params if error.params else translated
     if wants_json:
         body: dict[str, Any] = {"code": error.code, "message": message, "field": error.field}
         if error.details:

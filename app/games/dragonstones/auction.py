@@ -63,16 +63,19 @@ def doppelganger_legal(state: State, seat: int) -> Legal:
 def _at_most(limits: dict[str, Any], field: str, asked: int) -> None:
     if asked > limits[field]:
         raise RuleError(
-            "not_enough_coins", f"You have only {limits[field]} {field} behind your screen.", field
+            "not_enough_coins",
+            "You have only %(count)s %(coin)s behind your screen.",
+            field,
+            params={"count": limits[field], "coin": field},
         )
 
 
 def _token(limits: dict[str, Any], field: str, asked: bool) -> None:
-    if asked and not limits[field]:
-        code = "no_cursed_coin" if field == "cursed" else "no_amulet"
-        raise RuleError(
-            code, f"You have no {'cursed coin' if field == 'cursed' else 'amulet'} to bid.", field
-        )
+    if not asked or limits[field]:
+        return
+    if field == "cursed":
+        raise RuleError("no_cursed_coin", "You have no cursed coin to bid.", field)
+    raise RuleError("no_amulet", "You have no amulet to bid.", field)
 
 
 def check_bid(limits: dict[str, Any], order: OrderModel) -> None:

@@ -79,7 +79,12 @@ def check(legal: Legal, order: OrderModel) -> None:
     """Raise RuleError unless `order` is one of the things `legal` allows."""
     if order.type not in legal.types:
         wanted = " or ".join(legal.types)
-        raise RuleError("wrong_order", f"Now you must send a {wanted} order, not {order.type}.", "type")
+        raise RuleError(
+            "wrong_order",
+            "Now you must send a %(wanted)s order, not %(sent)s.",
+            "type",
+            params={"wanted": wanted, "sent": order.type},
+        )
     if legal.limits is not None:
         LIMIT_CHECKS[order.type](legal.limits, order)
         return
@@ -96,10 +101,15 @@ def _mismatch(legal: Legal, order: OrderModel) -> RuleError:
             "invalid_colour", "That player has no stone of that colour, or must give a stone.", "colour"
         )
     if isinstance(order, ColourOrder):
-        return RuleError("invalid_colour", f"You may not choose {order.colour} now.", "colour")
+        return RuleError(
+            "invalid_colour", "You may not choose %(colour)s now.", "colour", params={"colour": order.colour}
+        )
     if isinstance(order, CopyOrder):
         return RuleError(
-            "invalid_character", f"You may not use the power of {order.character!r} now.", "character"
+            "invalid_character",
+            "You may not use the power of %(character)s now.",
+            "character",
+            params={"character": repr(order.character)},
         )
     if isinstance(order, PayOrder):
         return RuleError("invalid_payment", "You cannot pay these stones for this power.", "stones")

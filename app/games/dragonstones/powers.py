@@ -439,12 +439,18 @@ def check_buy(limits: dict[str, Any], order: OrderModel) -> None:
         if count > limits["stones"][colour]:
             raise RuleError(
                 "not_in_bank",
-                f"The bank has only {limits['stones'][colour]} {colour} stones.",
+                "The bank has only %(count)s %(colour)s stones.",
                 f"stones.{colour}",
+                params={"count": limits["stones"][colour], "colour": colour},
             )
     for coin, count in order.pay.items():
         if count > limits["pay"][coin]:
-            raise RuleError("not_enough_coins", f"You have only {limits['pay'][coin]} {coin}.", f"pay.{coin}")
+            raise RuleError(
+                "not_enough_coins",
+                "You have only %(count)s %(coin)s.",
+                f"pay.{coin}",
+                params={"count": limits["pay"][coin], "coin": coin},
+            )
     silver = order.pay.get("silver", 0)
     paid = order.pay.get("gold", 0) + order.pay.get("fairy", 0) + silver // SILVER_PER_STONE
     if silver % SILVER_PER_STONE or paid != sum(order.stones.values()):
