@@ -117,7 +117,9 @@ def _queued(n: int) -> dict[str, Any]:
 def _seed_games(session: Any, users: int, games: int, rng: random.Random) -> None:
     """A fifth forming, three fifths running (one in ten with an open seat), a fifth finished."""
     state = fakegame.RULES.dump(fakegame.RULES.new_game(fakegame.Options(), 4, 1))
-    game_rows, seat_rows, tenure_rows = [], [], []
+    game_rows: list[dict[str, Any]] = []
+    seat_rows: list[dict[str, Any]] = []
+    tenure_rows: list[dict[str, Any]] = []
     for game_id in range(1, games + 1):
         kind = "open" if game_id % 5 == 0 else "finished" if game_id % 5 == 1 else "active"
         table = rng.sample(range(1, users + 1), 4)
@@ -176,8 +178,8 @@ def _seed_games(session: Any, users: int, games: int, rng: random.Random) -> Non
     session.execute(insert(Seat), seat_rows)
     session.execute(insert(SeatTenure), tenure_rows)
     if session.get_bind().dialect.name == "postgresql":  # the sequences follow the ids written
-        for table in ("users", "games", "seats"):
-            restart = f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), (SELECT max(id) FROM {table}))"
+        for name in ("users", "games", "seats"):
+            restart = f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), (SELECT max(id) FROM {name}))"
             session.execute(text(restart))
 
 
@@ -222,7 +224,7 @@ def main() -> None:
     seed(url, args.users, args.games, random.Random(2026))
     took = time.perf_counter() - started
     print(f"seeded {args.users} users and {args.games} games in {took:.1f} s ({url.split(':')[0]})")
-    settings = Settings(database_url=url, data_dir=Path(folder) / "var", run_jobs=False, _env_file=None)  # type: ignore[call-arg]
+    settings = Settings(database_url=url, data_dir=Path(folder) / "var", run_jobs=False, _env_file=None)
     app = create_app(settings)
     player = player_client(app)
     visitor = TestClient(app)

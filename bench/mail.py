@@ -156,7 +156,7 @@ def main() -> None:
             smtp_url=f"smtp://127.0.0.1:{port}",
             mail_batch_size=args.batch,
             base_url="https://games.example.com",
-            _env_file=None,  # type: ignore[call-arg]
+            _env_file=None,
         )
         fill(settings, args.mails)
         sent, composing, sending, sample = run_jobs(settings)

@@ -21,7 +21,6 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 import httpx2 as httpx
 from sqlalchemy import make_url, text
@@ -116,26 +115,27 @@ def _client(base: str, name: str) -> httpx.Client:
     return client
 
 
-def _set_up_game(base: str, game: str, players: int, index: int) -> dict[int, httpx.Client]:
+def _set_up_game(base: str, game: str, players: int, index: int) -> tuple[int, dict[int, httpx.Client]]:
+    """The new game's id, and each seat's signed-in client."""
     clients = [_client(base, f"p{index}x{n}") for n in range(players)]
     created = clients[0].post("/api/v1/games", json={"game_type": game, "players": players}).json()
     for client in clients[1:]:
         client.post(f"/api/v1/games/{created['id']}/join")
-    by_seat = {}
+    by_seat: dict[int, httpx.Client] = {}
     for client in clients:
         detail = client.get(f"/api/v1/games/{created['id']}").json()
         by_seat[detail["your_seat"]] = client
-    by_seat[-1] = created["id"]  # type: ignore[assignment]
-    return by_seat
+    return created["id"], by_seat
 
 
-def _run_clients(base: str, tables: list[dict[int, Any]], seconds: float) -> tuple[int, int]:
+def _run_clients(
+    base: str, tables: list[tuple[int, dict[int, httpx.Client]]], seconds: float
+) -> tuple[int, int]:
     counts = {"orders": 0, "reads": 0}
     lock = threading.Lock()
     stop_at = time.monotonic() + seconds
 
-    def play(table: dict[int, Any]) -> None:
-        game_id = table[-1]
+    def play(game_id: int, table: dict[int, httpx.Client]) -> None:
         orders = reads = 0
         while time.monotonic() < stop_at:
             detail = table[0].get(f"/api/v1/games/{game_id}").json()
@@ -153,7 +153,7 @@ def _run_clients(base: str, tables: list[dict[int, Any]], seconds: float) -> tup
             counts["orders"] += orders
             counts["reads"] += reads
 
-    threads = [threading.Thread(target=play, args=(table,)) for table in tables]
+    threads = [threading.Thread(target=play, args=table) for table in tables]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -65,7 +65,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path, sqlite_template
 
 @pytest.fixture
 def settings(database_url: str, tmp_path: Path) -> Settings:
-    return Settings(database_url=database_url, data_dir=tmp_path / "var", run_jobs=False, _env_file=None)  # type: ignore[call-arg]
+    return Settings(database_url=database_url, data_dir=tmp_path / "var", run_jobs=False, _env_file=None)
 
 
 @pytest.fixture

@@ -45,7 +45,7 @@ class FakeRules:
     title = "Fake"
     min_players = 2
     max_players = 4
-    Options = Options
+    Options: type[BaseModel] = Options
     Order = Order
 
     def new_game(self, options: BaseModel, players: int, seed: int) -> State:

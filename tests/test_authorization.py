@@ -365,7 +365,9 @@ def visitors(make_client: Any, db: Session) -> dict[str, Any]:
     anonymous = clients["anonymous"]
     anonymous.headers["X-CSRF-Token"] = anonymous.get("/api/v1/auth/csrf").json()["csrf_token"]
     for role in ("moderator", "admin"):
-        db.get(User, ids[role]).role = role  # type: ignore[union-attr]
+        user = db.get(User, ids[role])
+        assert user is not None
+        user.role = role
     db.commit()
     open_game = (
         clients["creator"].post("/api/v1/games", json={"game_type": "fake", "players": 3}).json()["id"]

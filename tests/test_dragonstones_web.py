@@ -61,10 +61,12 @@ def hide_differently(state: dict[str, Any], viewer: int | None, rng: random.Rand
 
 def play_one(db: Session, game_id: int, rng: random.Random) -> bool:
     game = db.get(Game, game_id)
+    assert game is not None
     db.refresh(game)
     if game.status != "active":
         db.rollback()  # end the read: on SQLite an open transaction holds the write lock
         return False
+    assert game.state is not None
     state = RULES.load(game.state)
     seat = rng.choice([wait.seat for wait in RULES.waits(state)])
     holder = next(s for s in game.seats if s.number == seat)
@@ -93,7 +95,9 @@ def test_random_games_render_for_everyone_and_leak_nothing(
         before = responses(client, game_id)
         assert "Traceback" not in before[0]
         game = db.get(Game, game_id)
+        assert game is not None
         original = game.state
+        assert original is not None
         game.state = hide_differently(original, seat, rng)
         db.commit()
         after = responses(client, game_id)

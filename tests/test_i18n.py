@@ -79,8 +79,8 @@ def test_translations_keep_every_placeholder() -> None:
     for message in catalog:
         if not message.id or not message.string:
             continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        ids = [message.id] if isinstance(message.id, str) else list(message.id)
+        strings = [message.string] if isinstance(message.string, str) else list(message.string)
         wanted = set(placeholder.findall(ids[-1])) | set(placeholder.findall(ids[0]))
         for string in strings:
             found = set(placeholder.findall(string))

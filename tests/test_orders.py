@@ -105,7 +105,13 @@ def test_anonymous_cannot_order(table: dict[str, Any]) -> None:
 def test_malformed_order_bodies(table: dict[str, Any], db: Any) -> None:
     game_id, seat0 = table["id"], table["by_seat"][0]
     before = snapshot(db, game_id)
-    for body in ({"order": "pick", "expected_version": 1}, {"order": {}}, {"expected_version": "x"}, [1, 2]):
+    bodies: list[object] = [
+        {"order": "pick", "expected_version": 1},
+        {"order": {}},
+        {"expected_version": "x"},
+        [1, 2],
+    ]
+    for body in bodies:
         response = seat0.post(f"/api/v1/games/{game_id}/orders", json=body)
         assert response.status_code == 422, body
         assert response.json()["error"]["code"] == "invalid_input"

@@ -63,5 +63,6 @@ def test_ruff() -> None:
 
 
 def test_mypy() -> None:
-    result = _run(sys.executable, "-m", "mypy", "app")
+    targets = [name for name in ("app", "tests", "bench") if (ROOT / name).is_dir()]
+    result = _run(sys.executable, "-m", "mypy", *targets)
     assert result.returncode == 0, result.stdout + result.stderr

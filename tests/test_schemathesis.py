@@ -69,7 +69,7 @@ def _world(db: Session, admin: User) -> None:
 def _schema() -> Any:
     """The schema depends on no database: read it once from an app that never opens its own; each test
     then calls its own app (`app=`), with its own database."""
-    bare = create_app(Settings(data_dir=Path(tempfile.mkdtemp()), run_jobs=False, _env_file=None))  # type: ignore[call-arg]
+    bare = create_app(Settings(data_dir=Path(tempfile.mkdtemp()), run_jobs=False, _env_file=None))
     with TestClient(bare) as client:
         document = client.get("/openapi.json").json()
     loaded = schemathesis.openapi.from_dict(document)

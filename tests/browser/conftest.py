@@ -42,7 +42,7 @@ def _free_port() -> int:
 
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[str]:
-    settings = Settings(data_dir=tmp_path / "var", run_jobs=False, _env_file=None)  # type: ignore[call-arg]
+    settings = Settings(data_dir=tmp_path / "var", run_jobs=False, _env_file=None)
     engine = make_engine(settings.sqlalchemy_url)
     migrate.upgrade(engine)
     engine.dispose()

@@ -26,7 +26,7 @@ def _api(page: Any, base: str, method: str, path: str, body: dict[str, Any] | No
 
 
 def _make_moderator(tmp_path: Path, name: str) -> None:
-    settings = Settings(data_dir=tmp_path / "var", run_jobs=False, _env_file=None)  # type: ignore[call-arg]
+    settings = Settings(data_dir=tmp_path / "var", run_jobs=False, _env_file=None)
     engine = make_engine(settings.sqlalchemy_url)
     with session_factory(engine)() as session:
         user = session.scalar(select(User).where(User.display_name == name))

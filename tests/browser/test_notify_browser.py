@@ -33,7 +33,7 @@ def mail_server(tmp_path: Path) -> Iterator[tuple[str, Settings]]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     base = f"http://127.0.0.1:{port}"
-    settings = Settings(data_dir=tmp_path / "var", base_url=base, run_jobs=False, _env_file=None)  # type: ignore[call-arg]
+    settings = Settings(data_dir=tmp_path / "var", base_url=base, run_jobs=False, _env_file=None)
     engine = make_engine(settings.sqlalchemy_url)
     migrate.upgrade(engine)
     engine.dispose()

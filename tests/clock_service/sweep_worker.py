@@ -12,10 +12,12 @@ import json
 import sys
 from dataclasses import asdict
 from datetime import datetime, timedelta
-from typing import Any
+
+from sqlalchemy.orm import Session
 
 from app.db import make_engine, session_factory
 from app.games import registry
+from app.models import Game
 from app.services import sweeper
 from tests import fakegame
 
@@ -42,14 +44,14 @@ def _hang_after(count: int) -> None:
     real = sweeper.play_default
     done = [0]
 
-    def play_default(*args: Any) -> None:
+    def play_default(session: Session, game: Game, seat: int, now: datetime) -> None:
         done[0] += 1
         if done[0] == count:
             print("hanging", flush=True)
             sys.stdin.read()  # until killed
-        real(*args)
+        real(session, game, seat, now)
 
-    sweeper.play_default = play_default  # type: ignore[assignment]
+    sweeper.play_default = play_default
 
 
 if __name__ == "__main__":

@@ -38,7 +38,10 @@ def test_the_awaited_players_windows_move_only_their_own_deadline(db: Session) -
     availability.set_windows(db, ben, clock.daily(time(18), time(23)).windows, NOW - DAY)
     game_id = running_game(db, [ann, ben])
     rows = waits(db, game_id)
-    by_user = {row.seat: row.deadline_at for row in rows.values()}
+    by_user: dict[int, datetime] = {}
+    for row in rows.values():
+        assert row.deadline_at is not None
+        by_user[row.seat] = row.deadline_at
     # Tuesday noon UTC is 13:00 in Paris: Ben's deadline waits for his window, 18:00 Paris = 17:00 UTC.
     assert sorted(by_user.values()) == [NOW + DAY, datetime(2026, 12, 1, 17, 0, tzinfo=UTC)]
 

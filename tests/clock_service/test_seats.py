@@ -60,7 +60,8 @@ def test_a_replacement_gets_the_seats_hidden_information_and_a_full_fresh_time_l
     assert view.seat == seat
     assert view.board is not None and view.board["my_pick"] == 3
     assert [e.data for e in view.log if e.kind == "my_pick"] == [{"value": 3}]
-    assert play.game_view(db, game_id, cat).board["my_pick"] is None  # type: ignore[index]
+    left = play.game_view(db, game_id, cat).board
+    assert left is not None and left["my_pick"] is None
     db.commit()
     history = [
         (t.user_id, t.started_at, t.ended_at, t.end_reason) for t in seats.tenures(db, game(db, game_id))

@@ -33,7 +33,7 @@ class DraftRules:
     title = "Fake with a draft"
     min_players = 2
     max_players = 8
-    Options = Options
+    Options: type[BaseModel] = Options
     Order = fakegame.Order
 
     def draft_choices(self, options: BaseModel, players: int) -> list[str]:

@@ -4,6 +4,7 @@ nothing shown to spectators before the set-up ends. The test game "fakedraft" dr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
@@ -181,8 +182,8 @@ def test_choosing_twice_or_without_a_draft_is_refused(db: Session) -> None:
     refused(db, "wrong_status", lambda: draft.choose(db, ann, plain.id, "Africa", NOW))
 
 
-def test_the_draft_through_the_api_and_the_pages(make_client: object) -> None:
-    clients = [make_client() for _ in range(2)]  # type: ignore[operator]
+def test_the_draft_through_the_api_and_the_pages(make_client: Callable[[], TestClient]) -> None:
+    clients = [make_client() for _ in range(2)]
     for client, name in zip(clients, ("Alice", "Bruno"), strict=True):
         sign_up(client, name)
     made = clients[0].post("/api/v1/games", json={"game_type": "fakedraft", "players": 2}).json()
@@ -211,5 +212,5 @@ def test_the_draft_through_the_api_and_the_pages(make_client: object) -> None:
         "Africa",
         "Babylon",
     ]
-    watcher = make_client()  # type: ignore[operator]
+    watcher = make_client()
     assert watcher.get(f"/api/v1/games/{made['id']}/draft").json()["visible"] is False

@@ -4,6 +4,7 @@ profiles and reliability (with the creator's gate)."""
 from __future__ import annotations
 
 from sqlalchemy.orm import Session, sessionmaker
+from starlette.testclient import TestClient
 
 from app.models import Rating, User
 from app.services import lobby, open_games, play, profiles, ratings, seats
@@ -54,18 +55,18 @@ def test_visitors_see_the_open_games_without_a_recommendation(db: Session) -> No
     assert tables.recommended is None and [t.game.id for t in tables.games] == [made]
 
 
-def test_the_position_summary_shows_the_public_view_and_no_secret(db: Session, client: object) -> None:
+def test_the_position_summary_shows_the_public_view_and_no_secret(db: Session, client: TestClient) -> None:
     ann, ben = make_users(db, "Ann", "Ben")
     game_id = running_game(db, [ann, ben])
     play.submit(db, ben, game_id, {"type": "pick", "value": 3}, 1, NOW)  # Ben's secret pick
     seat = seat_of(db, game_id, ben)
     seats.quit_game(db, ben, game_id, None, NOW + HOUR)
     db.commit()
-    page = client.get(f"/games/{game_id}/seats/{seat}/summary")  # type: ignore[attr-defined]
+    page = client.get(f"/games/{game_id}/seats/{seat}/summary")
     assert page.status_code == 200
     assert "Ben" in page.text and '"my_pick": null' in page.text and '"my_pick": 3' not in page.text
-    assert client.get(f"/games/{game_id}/seats/{1 - seat}/summary").status_code == 404  # type: ignore[attr-defined]
-    assert client.get("/games/999/seats/0/summary").status_code == 404  # type: ignore[attr-defined]
+    assert client.get(f"/games/{game_id}/seats/{1 - seat}/summary").status_code == 404
+    assert client.get("/games/999/seats/0/summary").status_code == 404
 
 
 def test_a_profile_counts_games_quits_timeouts_and_move_times(

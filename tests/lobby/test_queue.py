@@ -106,7 +106,13 @@ def test_leaving_and_bad_entries(db: Session) -> None:
     assert queue.entries_of(db, ann) == []
     refused(db, "not_found", lambda: queue.leave(db, ann, "fake"))
     refused(db, "invalid_input", lambda: queue.enter(db, ann, "chess", Prefs(), NOW))
-    for raw in ({"min_hours": 48, "max_hours": 12}, {"new_games": False}, {"min_hours": 0}, {"colour": 1}):
+    bad_entries: list[dict[str, object]] = [
+        {"min_hours": 48, "max_hours": 12},
+        {"new_games": False},
+        {"min_hours": 0},
+        {"colour": 1},
+    ]
+    for raw in bad_entries:
         with pytest.raises(ServiceError) as bad:
             queue.preferences(raw)
         assert bad.value.code == "invalid_input"
@@ -120,7 +126,11 @@ def test_a_full_queue_game_starts_with_a_draft(db: Session) -> None:
     assert (
         len(games) == 1 and games[0].players == 8 and games[0].status == "active" and games[0].state is None
     )
-    assert sorted(s.pick for s in games[0].seats) == list(range(1, 9))
+    picks = []
+    for seat in games[0].seats:
+        assert seat.pick is not None
+        picks.append(seat.pick)
+    assert sorted(picks) == list(range(1, 9))
 
 
 # --- concurrency (Postgres) -------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
+from starlette.testclient import TestClient
 
 from app.models import RatingChange, User
 from app.services import draft, lobby, play, ratings, seats
@@ -122,15 +123,15 @@ def test_a_recomputation_from_history_equals_the_incremental_ratings(db: Session
     assert ratings.describe(ratings.stored_book(db, "fake")) == stored
 
 
-def test_only_the_order_is_shown(db: Session, client: object) -> None:
+def test_only_the_order_is_shown(db: Session, client: TestClient) -> None:
     ann, ben = make_users(db, "Ann", "Ben")
     game_id = running_game(db, [ann, ben])
     finish(db, game_id, winner=ben)
-    page = client.get("/rankings?game_type=fake")  # type: ignore[attr-defined]
+    page = client.get("/rankings?game_type=fake")
     assert page.status_code == 200 and page.text.index("Ben") < page.text.index("Ann")
     mu = f"{skill(db, ben).mu:.2f}"
     db.commit()
-    assert mu not in page.text and mu not in client.get("/api/v1/rankings/fake").text  # type: ignore[attr-defined]
+    assert mu not in page.text and mu not in client.get("/api/v1/rankings/fake").text
 
 
 def test_a_game_type_with_a_draft_ranks_by_nation(db: Session) -> None:

@@ -143,6 +143,7 @@ def test_a_rollback_keeps_the_log_marks_the_orders_and_replays_from_the_chosen_o
     _submit(db, ann, game_id)
     first = _submit(db, ben, game_id)  # both picked: the chooser is to choose
     db.refresh(game)
+    assert game.state is not None
     chooser = next(user for user in (ann, ben) if seat_of(game, user) == game.state["chooser"])
     db.commit()
     stale = _submit(db, chooser, game_id, {"type": "choose", "take": True})
@@ -151,6 +152,7 @@ def test_a_rollback_keeps_the_log_marks_the_orders_and_replays_from_the_chosen_o
     assert state_after_first == PICK
     interventions.rollback(db, mod, game_id, first, "The take was scored twice (rules bug)", now())
     db.refresh(game)
+    assert game.state is not None
     version, back_to = game.version, game.state["chooser"]
     assert version == stale + 1 and back_to is not None  # back before the choice
     assert play.rolled_back_seqs(db, game_id) == {stale}
@@ -169,6 +171,7 @@ def test_a_rollback_keeps_the_log_marks_the_orders_and_replays_from_the_chosen_o
     assert 'class=" rolled-back"' in client.get(f"/games/{game_id}").text
     interventions.rollback(db, mod, game_id, 1, "Start again", now())
     db.refresh(game)
+    assert game.state is not None
     assert game.state["scores"] == [0, 0] and game.state["picks"] == [None, None]
     assert len(play.effective_orders(db, game_id)) == 0
     db.commit()

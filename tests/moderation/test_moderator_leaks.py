@@ -51,6 +51,7 @@ def test_a_moderator_sees_no_secret_unless_revealing_it_and_every_reveal_is_audi
         game = db.get(Game, game_id)
         assert game is not None
         original = game.state
+        assert original is not None
         game.state = hide_differently(original, None, rng)
         db.commit()
         after = moderator_responses(warden, game_id)

@@ -13,7 +13,7 @@ from app.web.emails import EmailRenderer
 
 
 def main(seconds: float) -> None:
-    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    settings = Settings(_env_file=None)
     engine = make_engine(settings.sqlalchemy_url)
     sessions = session_factory(engine)
     renderer, transport = EmailRenderer(), mail.transport_for(settings)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
+from fastapi import FastAPI
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
@@ -27,7 +28,8 @@ def _unfolded(feed: str) -> list[str]:
 
 
 def _events(feed: str) -> list[dict[str, str]]:
-    events, current = [], None
+    events: list[dict[str, str]] = []
+    current: dict[str, str] | None = None
     for line in _unfolded(feed):
         if line == "BEGIN:VEVENT":
             current = {}
@@ -54,7 +56,7 @@ def assert_valid_rfc5545(feed: str) -> None:
 
 
 def test_the_feed_lists_my_current_deadlines_and_follows_them(
-    db: Session, mail_client: TestClient, mail_app: object
+    db: Session, mail_client: TestClient, mail_app: FastAPI
 ) -> None:
     alice, bruno = make_user(db, "Alice", "fr"), make_user(db, "Bruno")
     game = start_game(db, [alice, bruno], hours=24)

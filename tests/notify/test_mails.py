@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
 from app.models import Notification, OutgoingMail, Seat, SeatTenure, User
 from app.services import account_mail, accounts, friends, lobby, messages, notify, play, queue, tokens
@@ -283,7 +283,7 @@ def test_your_turn_says_the_default_and_what_happened(db: Session, run_mail: Run
 
 
 def test_a_game_footer_shows_only_the_public_view(
-    db: Session, mail_settings: Settings, sessions: object, sink: Sink
+    db: Session, mail_settings: Settings, sessions: sessionmaker[Session], sink: Sink
 ) -> None:
     from jinja2 import ChoiceLoader, DictLoader
 
@@ -301,7 +301,7 @@ def test_a_game_footer_shows_only_the_public_view(
     alice, bruno = make_user(db, "Alice"), make_user(db, "Bruno")
     start_game(db, [alice, bruno])
     mail_jobs.run_mail_once(
-        sessions,  # type: ignore[arg-type]
+        sessions,
         mail_settings,
         EmailRenderer(env),
         SmtpTransport(mail_settings),

@@ -143,7 +143,7 @@ def test_posting_is_rate_limited(db: Session) -> None:
 
 def test_a_muted_user_cannot_post(db: Session) -> None:
     alice, _, _, game = _three(db)
-    alice.muted_until = NOW + timedelta(hours=1)  # type: ignore[attr-defined]  # moderation's column
+    alice.muted_until = NOW + timedelta(hours=1)
     with pytest.raises(ServiceError) as refused:
         messages.post(db, alice, game.id, "hello", now=NOW, per_minute=9)
     assert refused.value.code == "muted" and refused.value.status == 403

@@ -164,7 +164,7 @@ def targets(state: State, piece: str) -> set[str]:
 REVOLT = ["rkr", "...", "..r"]
 
 
-def revolt(**options: bool) -> State:
+def revolt(*, english: bool = False, open_scoring: bool = False) -> State:
     """The rulebook's revolt: the urn (active) may place its priest on G5, beside two temples."""
     return setup(
         players=4,
@@ -173,7 +173,8 @@ def revolt(**options: bool) -> State:
         rows=REVOLT,
         leaders={"E5": (BULL, "red")},
         hands=[{}, {"red": 3, "blue": 3}, {"red": 3, "green": 3}, {}],
-        **options,
+        english=english,
+        open_scoring=open_scoring,
     )
 
 

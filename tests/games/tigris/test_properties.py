@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -130,7 +131,7 @@ class TigrisGame(RuleBasedStateMachine):
             error = self._refused(idle[pick % len(idle)], RULES.default_order(self.state, seats[0]))
             assert error.code == "not_awaited"
 
-    def _refused(self, seat: int, order: dict[str, Any]) -> RuleError:
+    def _refused(self, seat: int, order: Mapping[str, Any]) -> RuleError:
         before = RULES.dump(self.state)
         with pytest.raises(RuleError) as caught:
             RULES.apply(self.state, seat, order)
