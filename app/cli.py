@@ -1,4 +1,4 @@
-"""The `ostraca` command: serve, worker, migrate, create-admin, demo."""
+"""The `ostraca` command: serve, worker, migrate, create-admin, rebuild-ratings, demo."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.db import make_engine, session_factory
+from app.games import registry
 from app.main import prepare_database
 from app.models import User
-from app.services import accounts, lobby
+from app.services import accounts, lobby, ratings
 from app.services.errors import ServiceError
 from app.settings import Settings
 
@@ -38,6 +39,11 @@ def main(argv: list[str] | None = None) -> int:
     admin = commands.add_parser("create-admin", help="create an administrator (or promote an account)")
     admin.add_argument("--email", required=True)
     admin.add_argument("--name", required=True)
+    rebuild = commands.add_parser(
+        "rebuild-ratings",
+        help="rate every finished game again, from scratch (after a fix to the rating code)",
+    )
+    rebuild.add_argument("--game-type", help="only this game type (default: every one)")
     commands.add_parser("demo", help="create demo players and a running game")
     args = parser.parse_args(argv)
 
@@ -52,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
             print("The database is up to date.")
         elif args.command == "create-admin":
             _create_admin(settings, args.email, args.name)
+        elif args.command == "rebuild-ratings":
+            _rebuild_ratings(settings, args.game_type)
         elif args.command == "demo":
             _demo(settings)
     except ServiceError as error:
@@ -111,6 +119,16 @@ def _create_admin(settings: Settings, email: str, name: str) -> None:
     with session_factory(make_engine(settings.sqlalchemy_url))() as session:
         user = accounts.create_admin(session, email=email, password=password, display_name=name)
         print(f"{user.display_name} <{user.email}> is an administrator.")
+
+
+def _rebuild_ratings(settings: Settings, game_type: str | None) -> None:
+    if game_type is not None and not registry.known(game_type):
+        raise ServiceError("invalid_input", f"There is no game type {game_type!r}.")
+    chosen = [game_type] if game_type else [rules.id for rules in registry.all_games()]
+    with session_factory(make_engine(settings.sqlalchemy_url))() as session:
+        for name in chosen:
+            count = ratings.rebuild(session, name, datetime.now(UTC))
+            print(f"{name}: {count} finished game(s) rated again.")
 
 
 def _demo(settings: Settings) -> None:

@@ -59,7 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessions = session_factory(engine)
-    app.state.limiter = RateLimiter()
+    app.state.limiter = RateLimiter(settings)
     app.state.templates = make_templates()
 
     app.add_middleware(SecurityHeadersMiddleware, https=settings.secure_cookies)

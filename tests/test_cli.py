@@ -85,3 +85,13 @@ def test_serve_answers_on_its_port(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+def test_rebuild_ratings_rates_every_finished_game_again(tmp_path: Path) -> None:
+    assert run(tmp_path, "migrate").returncode == 0
+    result = run(tmp_path, "rebuild-ratings")
+    assert result.returncode == 0, result.stderr
+    assert "dragonstones: 0 finished game(s) rated again." in result.stdout
+    assert "tigris: 0 finished game(s)" in result.stdout
+    unknown = run(tmp_path, "rebuild-ratings", "--game-type", "chess")
+    assert unknown.returncode == 2 and "no game type" in unknown.stderr

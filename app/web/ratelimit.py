@@ -1,4 +1,7 @@
-"""A sliding-window rate limiter, per process (several processes each allow the limit)."""
+"""Rate limits: a sliding window per (scope, key), and the policies the routes apply.
+
+The counts live in this process: several web processes each allow the limit (see docs/moderation.md).
+"""
 
 from __future__ import annotations
 
@@ -6,11 +9,16 @@ import threading
 import time
 from collections import defaultdict, deque
 
+from app.services.accounts import normalise_email
 from app.services.errors import ServiceError
+from app.settings import Settings
+
+PER_ADDRESS_PER_HOUR = 3  # sign-ups, reset mails and check mails for one e-mail address or account
 
 
 class RateLimiter:
-    def __init__(self) -> None:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
         self._hits: dict[tuple[str, str], deque[float]] = defaultdict(deque)
         self._lock = threading.Lock()
 
@@ -25,6 +33,22 @@ class RateLimiter:
                 raise ServiceError("rate_limited", "Too many attempts: wait a minute and try again.")
             hits.append(now)
 
-    def reset(self) -> None:
-        with self._lock:
-            self._hits.clear()
+    def sign_up(self, client: str, email: str) -> None:
+        self.hit("signup", client, self.settings.signups_per_hour, 3600)
+        if self.settings.confirms_signups:  # each one mails the address
+            self.hit("signup-email", normalise_email(email), PER_ADDRESS_PER_HOUR, 3600)
+
+    def log_in(self, client: str, email: str) -> None:
+        per_minute = self.settings.login_attempts_per_minute
+        self.hit("login-ip", client, per_minute, 60)
+        self.hit("login-email", normalise_email(email), per_minute, 60)
+
+    def password_reset(self, client: str, email: str) -> None:
+        self.hit("reset-ip", client, self.settings.login_attempts_per_minute, 60)
+        self.hit("reset-email", normalise_email(email), PER_ADDRESS_PER_HOUR, 3600)
+
+    def address_check(self, user_id: int) -> None:
+        self.hit("verify-mail", str(user_id), PER_ADDRESS_PER_HOUR, 3600)
+
+    def order(self, user_id: int) -> None:
+        self.hit("orders", str(user_id), self.settings.orders_per_minute, 60)

@@ -45,9 +45,8 @@ def sign_up(
     body: SignUp, request: Request, session: DB, limiter: Limiter, settings: AppSettings, now: Now
 ) -> Any:
     """201 and logged in; or, where sign-ups wait for the address check, 202 for every valid request."""
-    limiter.hit("signup", client_address(request), settings.signups_per_hour, 3600)
+    limiter.sign_up(client_address(request), body.email)
     if settings.confirms_signups:
-        limiter.hit("signup-email", accounts.normalise_email(body.email), 3, 3600)
         accounts.request_sign_up(
             session,
             email=body.email,
@@ -71,12 +70,9 @@ def sign_up(
 
 
 @router.post("/auth/login")
-def login(
-    body: LogIn, request: Request, session: DB, limiter: Limiter, settings: AppSettings, now: Now
-) -> Me:
+def login(body: LogIn, request: Request, session: DB, limiter: Limiter, now: Now) -> Me:
     """A banned account gets 403 `account_banned`, with the ban's `reason` and `until` in `details`."""
-    limiter.hit("login-ip", client_address(request), settings.login_attempts_per_minute, 60)
-    limiter.hit("login-email", accounts.normalise_email(body.email), settings.login_attempts_per_minute, 60)
+    limiter.log_in(client_address(request), body.email)
     user = accounts.authenticate(session, body.email, body.password, now)
     log_in(request, user)
     return Me.of(user, csrf_token(request))

@@ -19,7 +19,7 @@ from app.web.api.schemas import (
     OrderIn,
     WaitOut,
 )
-from app.web.deps import DB, AppSettings, CurrentUser, Limiter, MaybeUser, Now
+from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now
 
 router = APIRouter(tags=["games"], responses=ERROR_RESPONSES)
 
@@ -131,9 +131,8 @@ def submit_order(
     user: CurrentUser,
     now: Now,
     limiter: Limiter,
-    settings: AppSettings,
 ) -> OrderAccepted:
-    limiter.hit("orders", str(user.id), settings.orders_per_minute, 60)
+    limiter.order(user.id)
     submitted = play.submit(session, user, game_id, body.order, body.expected_version, now)
     return OrderAccepted(version=submitted.version, status=submitted.game.status)
 

@@ -48,9 +48,8 @@ def signup(
     language: Annotated[str, Form()] = "en",
     time_zone: Annotated[str, Form()] = "UTC",
 ) -> Response:
-    limiter.hit("signup", client_address(request), settings.signups_per_hour, 3600)
+    limiter.sign_up(client_address(request), email)
     if settings.confirms_signups:  # the same answer whether the address is new, taken or barred
-        limiter.hit("signup-email", accounts.normalise_email(email), 3, 3600)
         accounts.request_sign_up(
             session,
             email=email,
@@ -83,14 +82,12 @@ def login(
     request: Request,
     session: DB,
     limiter: Limiter,
-    settings: AppSettings,
     email: TextField,
     password: TextField,
     now: Now,
     next: Annotated[str, Form()] = "/",
 ) -> Response:
-    limiter.hit("login-ip", client_address(request), settings.login_attempts_per_minute, 60)
-    limiter.hit("login-email", accounts.normalise_email(email), settings.login_attempts_per_minute, 60)
+    limiter.log_in(client_address(request), email)
     try:
         user = accounts.authenticate(session, email, password, now)
     except ServiceError as error:

@@ -12,7 +12,7 @@ from app.games import registry
 from app.services import lobby, play
 from app.services.errors import ServiceError
 from app.services.live import BUS
-from app.web.deps import DB, AppSettings, CurrentUser, Limiter, MaybeUser, Now, render
+from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, render
 from app.web.forms import FormFields
 from app.web.pages.messages import look, look_from_stream, message_context
 
@@ -106,10 +106,9 @@ def submit_order(
     user: CurrentUser,
     now: Now,
     limiter: Limiter,
-    settings: AppSettings,
     fields: FormFields,
 ) -> Response:
-    limiter.hit("orders", str(user.id), settings.orders_per_minute, 60)
+    limiter.order(user.id)
     try:
         expected_version = int(fields.pop("expected_version", ""))
     except (TypeError, ValueError):

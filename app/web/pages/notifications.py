@@ -69,7 +69,7 @@ def regenerate_calendar(session: DB, user: CurrentUser) -> Response:
 
 @router.post("/account/verify")
 def send_verification(session: DB, user: CurrentUser, limiter: Limiter) -> Response:
-    limiter.hit("verify-mail", str(user.id), 3, 3600)
+    limiter.address_check(user.id)
     accounts.queue_address_check(session, user)
     session.commit()
     return RedirectResponse("/account/notifications?saved=verification#address", 303)
@@ -81,12 +81,9 @@ def forgot_page(request: Request, user: MaybeUser, sent: bool = False) -> Respon
 
 
 @router.post("/password/forgot")
-def forgot(
-    request: Request, session: DB, limiter: Limiter, settings: AppSettings, email: TextField
-) -> Response:
+def forgot(request: Request, session: DB, limiter: Limiter, email: TextField) -> Response:
     """The same answer whether or not the address has an account."""
-    limiter.hit("reset-ip", client_address(request), settings.login_attempts_per_minute, 60)
-    limiter.hit("reset-email", email.strip().lower(), 3, 3600)
+    limiter.password_reset(client_address(request), email)
     account_mail.request_password_reset(session, email)
     return RedirectResponse("/password/forgot?sent=true", 303)
 
