@@ -96,6 +96,11 @@ class GameRules(Protocol[S]):
     def load(self, data: dict[str, Any]) -> S: ...
 
 
+def N_(label: str) -> str:
+    """Marks an English label the rules hand to the web layer (a `seat_summary` key) for translation there."""
+    return label
+
+
 def parse_order(adapter: TypeAdapter[OrderT], data: object) -> OrderT:
     """Validate a posted order against a game's order models; any problem is `RuleError("invalid_order")`."""
     if not isinstance(data, Mapping):

@@ -118,3 +118,43 @@ def test_progress_grows_from_the_first_third_to_the_end(game_id: str) -> None:
         turn, length = rules.progress(state)
         assert 1 <= turn <= length
     assert rules.progress(state)[0] * 3 > rules.progress(state)[1] * 2
+
+
+def _summaries(game_id: str, options: BaseModel | None = None) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(summary, the spectator's view of that seat) for every seat of a few games played part way."""
+    rules: Any = registry.get(game_id)
+    found = []
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = rules.new_game(options or rules.Options(), rules.min_players + seed % 2, seed)
+        for _ in range(40 + 20 * seed):
+            waits = rules.waits(state)
+            if not waits:
+                break
+            seat = rng.choice(waits).seat
+            state = rules.apply(state, seat, rules.sample_order(state, seat, rng)).state
+        public = rules.view(state, None)["players"]
+        found += [(rules.seat_summary(state, seat), public[seat]) for seat in range(len(public))]
+    return found
+
+
+def test_a_dragonstones_seat_summary_is_its_public_standing() -> None:
+    target = registry.get("dragonstones").Options().model_dump()["points_to_win"]
+    for summary, public in _summaries("dragonstones"):
+        assert summary == {
+            "Points": f"{public['points']} / {target}",
+            "Stones": sum(public["stones"].values()),
+            "Fairy gold in front of the screen": public["front_fairy"],
+        }
+
+
+def test_a_tigris_seat_summary_shows_points_only_under_open_scoring() -> None:
+    for summary, public in _summaries("tigris"):
+        assert summary == {
+            "Leaders on the board": sum(1 for square in public["leaders"].values() if square is not None),
+            "Catastrophe tiles left": public["catastrophes"],
+        }
+    open_scoring = registry.get("tigris").Options(open_scoring=True)
+    for summary, public in _summaries("tigris", open_scoring):
+        assert summary["Lowest colour score"] == min(public["points"].values())
+        assert summary["Treasures"] == public["treasures"]

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.games.contract import Outcome, RuleError, Standing, Wait
+from app.games.contract import N_, Outcome, RuleError, Standing, Wait
 from app.games.dragonstones import flow
 from app.games.dragonstones.model import State, from_json, to_json
 from app.games.dragonstones.orders import Legal, Order, parse_order
@@ -65,6 +65,15 @@ class DragonstonesRules:
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
+
+    def seat_summary(self, state: State, seat: int) -> dict[str, str | int]:
+        """What anyone may know of a seat, for a replacement deciding whether to take it."""
+        player = state.players[seat]
+        return {
+            N_("Points"): f"{player.points} / {state.points_to_win}",
+            N_("Stones"): player.stones.total(),
+            N_("Fairy gold in front of the screen"): player.front_fairy,
+        }
 
     def progress(self, state: State) -> tuple[int, int]:
         """How far the game has gone, for the absence ladder: the leader's points towards the target."""

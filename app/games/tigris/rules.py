@@ -8,9 +8,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.games.contract import Outcome, RuleError, Standing, Wait
+from app.games.contract import N_, Outcome, RuleError, Standing, Wait
 from app.games.tigris import flow
-from app.games.tigris.model import State, dump, load
+from app.games.tigris.model import OFF, State, dump, load
 from app.games.tigris.orders import Legal, Order, parse_order
 from app.games.tigris.phases import check, handle, legal_for, sample
 from app.games.tigris.scoring import final_results
@@ -78,6 +78,18 @@ class TigrisRules:
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
+
+    def seat_summary(self, state: State, seat: int) -> dict[str, str | int]:
+        """What anyone may know of a seat (its points only under open scoring), for a replacement."""
+        player = state.players[seat]
+        summary: dict[str, str | int] = {
+            N_("Leaders on the board"): sum(1 for square in player.leaders if square != OFF),
+            N_("Catastrophe tiles left"): player.catastrophes,
+        }
+        if state.open_scoring:
+            summary[N_("Lowest colour score")] = min(player.points)
+            summary[N_("Treasures")] = player.treasures
+        return summary
 
     def progress(self, state: State) -> tuple[int, int]:
         """How far the game has gone, for the absence ladder: the tiles drawn out of the bag of 153."""
