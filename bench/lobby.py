@@ -3,7 +3,9 @@
     .venv/bin/python bench/lobby.py                      # a fresh SQLite file in a temporary folder
     .venv/bin/python bench/lobby.py --database-url postgresql+psycopg://postgres@127.0.0.1:5432/ostraca_bench
 
-A Postgres database given here IS WIPED (its `public` schema is dropped and made again by the migrations).
+A Postgres database given here IS WIPED (its `public` schema is dropped and made again by the migrations),
+and ANALYZEd once seeded, as autovacuum soon does to a real one: without statistics the planner takes every
+table for a few rows, and the figures would depend on whether autovacuum came by during the run.
 
 It seeds, in bulk, the users (half of them rated, some queued, some friends and blocks) and the games:
 forming games of 1 to 3 players out of 4, running games (some with an open seat waiting for a replacement)
@@ -72,6 +74,9 @@ def seed(url: str, users: int, games: int, rng: random.Random) -> None:
         session.execute(insert(QueueEntry), [_queued(n) for n in range(9000, 9100)])
         _seed_games(session, users, games, rng)
         session.commit()
+    if url.startswith("postgresql"):
+        with engine.connect() as connection:
+            connection.execution_options(isolation_level="AUTOCOMMIT").execute(text("ANALYZE"))
     engine.dispose()
 
 

@@ -54,6 +54,10 @@ class Game(Base):
     )
 
     @property
+    def seats_taken(self) -> int:
+        return len(self.seats)
+
+    @property
     def clock_stopped(self) -> bool:
         """Whether the sweeper leaves the game alone: quarantined by the clock, or held by a moderator."""
         return self.quarantined_at is not None or self.held_at is not None

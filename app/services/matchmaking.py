@@ -26,6 +26,8 @@ from app.services.errors import ServiceError
 
 SHARED_GAMES_CAP = 3
 UNFINISHED = ("open", "active")
+# Made once: an alias builds its column proxies on first use, which costs more than the query it serves.
+_MINE, _THEIRS = aliased(Seat, name="mine"), aliased(Seat, name="theirs")
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ def members_of(game: Game) -> list[int]:
 
 def shared_counts(session: Session, user_id: int) -> dict[int, int]:
     """For each other player, the unfinished games they share with the user."""
-    mine, theirs = aliased(Seat), aliased(Seat)
+    mine, theirs = _MINE, _THEIRS
     rows = session.execute(
         select(theirs.user_id, func.count(func.distinct(mine.game_id)))
         .select_from(mine)
@@ -78,7 +80,10 @@ def at_cap(session: Session, user_id: int) -> set[int]:
 
 
 def names_of(session: Session, user_ids: Iterable[int]) -> dict[int, str]:
-    rows = session.execute(select(User.id, User.display_name).where(User.id.in_(list(set(user_ids)))))
+    ids = sorted(set(user_ids))
+    if not ids:
+        return {}
+    rows = session.execute(select(User.id, User.display_name).where(User.id.in_(ids)))
     return {user_id: name for user_id, name in rows}
 
 

@@ -430,15 +430,10 @@ def seat_statistics(session: Session, game_type: str) -> list[SeatRow]:
     return sorted(found, key=lambda row: (row.average_place, row.seat_key))
 
 
-def skill_means(session: Session, game_type: str, user_ids: Iterable[int]) -> dict[int, float]:
-    """The skill estimate (mu) of each user in the game type; a user with no rating has the prior's."""
-    ids = list(set(user_ids))
-    found = dict(
-        session.execute(
-            select(Rating.user_id, Rating.mu).where(Rating.game_type == game_type, Rating.user_id.in_(ids))
-        ).all()
-    )
-    return {user_id: float(found.get(user_id, MODEL.mu)) for user_id in ids}
+def skill_means_of(session: Session, user_id: int) -> dict[str, float]:
+    """The user's skill estimate (mu) in each game type they are rated in."""
+    rows = session.execute(select(Rating.game_type, Rating.mu).where(Rating.user_id == user_id))
+    return {game_type: float(mu) for game_type, mu in rows}
 
 
 def game_types_rated(session: Session) -> list[str]:

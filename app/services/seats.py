@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
@@ -18,6 +19,9 @@ from sqlalchemy.orm import Session
 from app.models import EvictionVote, Game, Notification, Seat, SeatTenure, User
 from app.services import deadlines, friends, matchmaking, notices
 from app.services.errors import ServiceError, not_found
+
+if TYPE_CHECKING:
+    from app.services.open_places import GameListing
 
 OFFER_HOURS = 72
 LIST_LIMIT = 100
@@ -198,7 +202,7 @@ def decline_offer(session: Session, user: User, game_id: int, seat_number: int) 
 
 @dataclass(frozen=True)
 class OpenSeat:
-    game: Game
+    game: Game | GameListing
     seat: int
     opened_at: datetime | None
     offered_to_you: bool

@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.models import Game, User
+from app.services.open_places import GameListing
 
 
 class ErrorDetail(BaseModel):
@@ -108,14 +109,14 @@ class GameSummary(BaseModel):
     created_at: datetime
 
     @classmethod
-    def of(cls, game: Game) -> GameSummary:
+    def of(cls, game: Game | GameListing) -> GameSummary:
         return cls(
             id=game.id,
             game_type=game.game_type,
             name=game.name,
             status=game.status,
             players=game.players,
-            seats_taken=len(game.seats),
+            seats_taken=game.seats_taken,
             time_limit_hours=game.time_limit_hours,
             version=game.version,
             created_at=game.created_at,

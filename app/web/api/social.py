@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from app.games import registry
 from app.services import draft, friends, open_games, profiles, queue, ratings
 from app.services.errors import not_found
+from app.services.paging import Page
 from app.web.api.schemas import ERROR_RESPONSES, GameSummary
 from app.web.deps import DB, CurrentUser, MaybeUser, Now
 
@@ -176,10 +177,23 @@ class TableOut(BaseModel):
     shared_with: list[str]  # the players you already share three unfinished games with, at this table
 
 
+class PageOut(BaseModel):
+    number: int  # 1-based
+    size: int
+    total: int  # items in the whole list
+
+    @classmethod
+    def of(cls, page: Page) -> PageOut:
+        return cls(number=page.number, size=page.size, total=page.total)
+
+
 class OpenOut(BaseModel):
     tables: list[TableOut]
     hidden: list[TableOut]
     at_cap_with: list[str]
+    games_page: PageOut  # the forming games among `tables`
+    seats_page: PageOut  # the open seats among `tables`
+    hidden_page: PageOut
 
 
 def table_out(table: open_games.Table, recommended: open_games.Table | None) -> TableOut:
@@ -193,9 +207,13 @@ def table_out(table: open_games.Table, recommended: open_games.Table | None) -> 
 
 
 @router.get("/lobby/open")
-def open_tables(session: DB, user: MaybeUser, now: Now) -> OpenOut:
-    """Recommended first (the nearest average rating to yours), then by that distance; hidden ones apart."""
-    found = open_games.open_tables(session, user, now)
+def open_tables(
+    session: DB, user: MaybeUser, now: Now, games_page: int = 1, seats_page: int = 1, hidden_page: int = 1
+) -> OpenOut:
+    """Recommended first (the nearest average rating to yours), then by that distance; hidden ones apart.
+    Each list comes a page at a time."""
+    wanted = open_games.Pages(games_page, seats_page, hidden_page)
+    found = open_games.open_tables(session, user, now, wanted)
     visible = [found.recommended] if found.recommended else []
     visible += [
         t for t in [*found.games, *found.seats] if not found.recommended or t.key != found.recommended.key
@@ -204,6 +222,9 @@ def open_tables(session: DB, user: MaybeUser, now: Now) -> OpenOut:
         tables=[table_out(t, found.recommended) for t in visible],
         hidden=[table_out(t, None) for t in found.hidden],
         at_cap_with=found.capped_with,
+        games_page=PageOut.of(found.games_page),
+        seats_page=PageOut.of(found.seats_page),
+        hidden_page=PageOut.of(found.hidden_page),
     )
 
 

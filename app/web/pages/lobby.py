@@ -1,14 +1,14 @@
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Callable
 from typing import Literal
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from starlette.responses import RedirectResponse, Response
 
 from app.games import registry
-from app.models import User
-from app.services import lobby, open_games, queue, seats
+from app.services import lobby, open_games, queue
 from app.services.errors import ServiceError
 from app.web.deps import DB, CurrentUser, MaybeUser, Now, render
 from app.web.forms import FormFields
@@ -24,8 +24,12 @@ def lobby_page(
     user: MaybeUser,
     now: Now,
     tab: Literal["open", "active", "finished"] = "open",
+    games_page: int = 1,
+    seats_page: int = 1,
+    hidden_page: int = 1,
 ) -> Response:
-    tables = open_games.open_tables(session, user, now) if tab == "open" else None
+    wanted = open_games.Pages(games_page, seats_page, hidden_page)
+    tables = open_games.open_tables(session, user, now, wanted) if tab == "open" else None
     context = {
         "tab": tab,
         "tabs": TABS,
@@ -33,19 +37,21 @@ def lobby_page(
         "mine": lobby.my_games(session, user) if user else [],
         "counts": lobby.count_games(session),
         "titles": {rules.id: rules.title for rules in registry.all_games()},
-        "open_seats": _open_seats(session, user, now, tab, tables),  # running games' seats
-        "tables": tables,  # the recommended game, the hidden ones and why
+        "open_seats": tables.open_seats if tables else [],  # running games' seats
+        "tables": tables,  # the recommended game, the hidden ones and why, the pages of each list
+        "page_link": _page_link(request),
         "queued": queue.entries_of(session, user) if user else [],
     }
     return render(request, "lobby.html", user, context)
 
 
-def _open_seats(
-    session: DB, user: User | None, now: datetime, tab: str, tables: open_games.OpenTables | None
-) -> list[seats.OpenSeat]:
-    if tab != "open":
-        return []
-    return tables.open_seats if tables else seats.open_seats(session, user, now)
+def _page_link(request: Request) -> Callable[[str, int], str]:
+    """The link to another page of one of the Open tab's lists, the other lists staying where they are."""
+
+    def link(parameter: str, number: int) -> str:
+        return "/?" + urlencode({**request.query_params, parameter: number})
+
+    return link
 
 
 def _percent(text: str) -> int | None:
