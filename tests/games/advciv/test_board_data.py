@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter
 
 import pytest
+from starlette.testclient import TestClient
 
 from app.games.advciv.board import (
     AST_FINISH,
@@ -15,6 +17,8 @@ from app.games.advciv.board import (
     board_report,
     polygons,
 )
+from app.main import create_app
+from app.settings import Settings
 
 LAND = [BOARD.areas[i] for i in BOARD.land]
 SEAS = [BOARD.areas[i] for i in BOARD.seas]
@@ -244,3 +248,14 @@ def test_flood_plains_and_islands_derived_from_the_boundaries() -> None:
     assert all(
         BOARD.areas[i].island for area in LAND if area.island for i in BOARD.land_neighbours[area.index]
     )
+
+
+def test_the_server_logs_the_board_report_at_start_up(
+    settings: Settings, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = ["Advanced Civilization: board panel unknown for 1 area (troy)."]
+    monkeypatch.setattr("app.main.advciv_board_report", lambda: report)
+    caplog.set_level(logging.WARNING, logger="app.main")
+    with TestClient(create_app(settings)):
+        pass
+    assert [r.getMessage() for r in caplog.records if r.name == "app.main"] == report
