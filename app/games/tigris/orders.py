@@ -7,8 +7,8 @@ true; an empty field means "the default".
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -19,6 +19,7 @@ from pydantic import (
 )
 
 from app.games import contract
+from app.games.kit import legal
 from app.games.tigris.board import MONUMENT_IDS, parse
 
 Colour = Literal["red", "blue", "green", "black"]
@@ -72,12 +73,7 @@ class SwapOrder(_OrderBase):
     """Discard 1 to 6 tiles from your hand and draw as many."""
 
     type: Literal["swap"]
-    tiles: dict[Colour, NonNegativeInt] = Field(default_factory=dict)
-
-    @field_validator("tiles")
-    @classmethod
-    def _no_zeros(cls, counts: dict[str, int]) -> dict[str, int]:
-        return {colour: count for colour, count in counts.items() if count}
+    tiles: contract.NonZeroCounts[Colour] = Field(default_factory=dict)
 
 
 class PassOrder(_OrderBase):
@@ -134,9 +130,7 @@ OrderModel = (
 Order = Annotated[OrderModel, Field(discriminator="type")]
 ORDER_ADAPTER: TypeAdapter[OrderModel] = TypeAdapter(Order)
 
-
-def parse_order(data: Mapping[str, Any]) -> OrderModel:
-    return contract.parse_order(ORDER_ADAPTER, data)
+parse_order = partial(contract.parse_order, ORDER_ADAPTER)
 
 
 def square_of(order: OrderModel, name: str = "square") -> int:
@@ -144,27 +138,16 @@ def square_of(order: OrderModel, name: str = "square") -> int:
     return parse(label)
 
 
-@dataclass(frozen=True)
-class Choice:
-    order: OrderModel
-    label: str
-
-
-@dataclass(frozen=True)
-class Legal:
+@dataclass(frozen=True, kw_only=True)
+class Legal(legal.Legal[OrderModel]):
     """What one awaited seat may do now.
 
     In the action phase: `targets` maps a piece ("tile:red", "leader:green", "catastrophe") to the squares it
     may go to, `withdraw` lists the colours of the leaders that may be taken back, `swap` gives the most
     tiles of each colour that may be discarded. In the other phases, `choices` lists every legal order.
+    `context` holds the facts for the prompt (colour, roles, strengths).
     """
 
-    phase: str  # the Wait phase
-    prompt: str  # a stable code for the question asked
-    types: tuple[str, ...]  # order types accepted
-    default: OrderModel
-    choices: tuple[Choice, ...] = ()
     targets: dict[str, frozenset[int]] = field(default_factory=dict)
     withdraw: tuple[int, ...] = ()
     swap: tuple[int, int, int, int] | None = None
-    context: dict[str, Any] = field(default_factory=dict)  # facts for the prompt (colour, roles, strengths)
