@@ -247,3 +247,17 @@ def test_site_done_unless_threatened_someone_entered_where_i_stand_or_go() -> No
     assert threatened(held, mine.entered, frozenset({C}))
     assert threatened(held, mine.entered, frozenset({B}))
     assert not threatened(held, mine.entered, frozenset({E}))
+
+
+# --- §16 the map in play ------------------------------------------------------------------------------
+
+
+def test_16_nothing_moves_outside_the_map_in_play() -> None:
+    in_play = frozenset(range(len(KEYS))) - {C, SEA2}
+    assert keys(land_reach(BOARD, B, in_play=in_play)) == {"a"}
+    assert keys(sea_reach(BOARD, A, astronomy=False, in_play=in_play)) == {"sea1", "d"}
+    error = refused("not_in_play", {B: 1}, [LandMove(B, C, 1)], in_play=in_play)
+    assert error.params == {"area": "c"}
+    refused(
+        "ship_too_far", {A: 1}, [Voyage(A, (Stop(A, board=1), Stop(H, land=1)))], ships=(A,), in_play=in_play
+    )
