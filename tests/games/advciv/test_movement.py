@@ -83,8 +83,9 @@ def plan(
     ships: tuple[int, ...] = (),
     cards: frozenset[str] = NONE,
     blocked: frozenset[int] = frozenset(),
+    in_play: frozenset[int] | None = None,
 ) -> Plan:
-    return plan_moves(BOARD, tokens, ships, moves, cards, blocked)
+    return plan_moves(BOARD, tokens, ships, moves, cards, blocked, in_play)
 
 
 def refused(code: str, tokens: dict[int, int], moves: list[Move], **kwargs: object) -> RuleError:
