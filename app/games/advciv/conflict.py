@@ -118,10 +118,10 @@ def resolve(area: int, forces: Sequence[Force], limit: int) -> Result:
     if survivor is None or survivor == owner:
         return _result(area, forces, counts, owner, steps)
     attacker, defender = by_nation[survivor], by_nation[owner]
-    if counts[survivor] < city_attack_tokens(attacker.cards, defender.cards):
+    if counts[survivor] < city_attack_tokens(_held(attacker), _held(defender)):
         counts[survivor] = 0  # §24.31: too few to touch the city
         return _result(area, forces, counts, owner, steps)
-    wanted = city_replacement_tokens(attacker.cards, defender.cards)
+    wanted = city_replacement_tokens(_held(attacker), _held(defender))
     # the defending tokens already removed are back in stock (§24.12) and may replace the city
     replacement = wanted if owner in NON_PLAYERS else min(wanted, defender.stock + defender.tokens)
     counts[owner] = replacement
@@ -197,11 +197,16 @@ def _removal_groups(counts: Mapping[str, int], forces: Mapping[str, Force]) -> l
     standing: dict[tuple[bool, int], list[str]] = {}
     for nation, count in counts.items():
         if count > 0:
-            standing.setdefault((removes_last(forces[nation].cards), count), []).append(nation)
+            standing.setdefault((removes_last(_held(forces[nation])), count), []).append(nation)
     return [tuple(standing[key]) for key in sorted(standing)]
 
 
 # --- results ------------------------------------------------------------------------------------------
+
+
+def _held(force: Force) -> Cards:
+    """Barbarians and pirates have none of their pieces' nation's cards (§30.5242)."""
+    return frozenset() if force.nation in NON_PLAYERS else force.cards
 
 
 def _check(forces: Sequence[Force]) -> None:

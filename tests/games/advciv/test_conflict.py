@@ -190,6 +190,14 @@ def test_24_53_barbarians_destroy_a_city_without_card_or_pillage_and_engineering
     assert repelled.city == "egypt" and repelled.tokens == ()
 
 
+def test_30_5242_barbarians_never_use_cards() -> None:
+    eng_barbarians = Force(BARBARIANS, 7, cards=ENG | METAL)
+    result = resolve(AREA, [Force("egypt", city=True, cards=ENG, stock=20), eng_barbarians], limit=2)
+    assert result.city == "egypt"  # still 8 needed against Engineering
+    # no Metalworking: one against one remove together
+    assert left(Force(BARBARIANS, 1, cards=METAL), Force("egypt", 1), limit=1) == {}
+
+
 def test_24_2_barbarians_fight_tokens_as_a_nation_without_cards() -> None:
     # Metalworking: the 5 barbarians remove first, in turn with egypt's 3, until egypt has none
     assert left(Force(BARBARIANS, 5), Force("egypt", 3, cards=METAL), limit=2) == {BARBARIANS: 2}
