@@ -164,10 +164,10 @@ def pillage_limit(stock: int) -> int:
 
 # --- the fight ----------------------------------------------------------------------------------------
 
-Stop = Callable[[Mapping[str, int]], bool]
+Ended = Callable[[Mapping[str, int]], bool]
 
 
-def _within(limit: int) -> Stop:
+def _within(limit: int) -> Ended:
     return lambda counts: _one_nation_left(counts) or sum(counts.values()) <= limit
 
 
@@ -175,11 +175,11 @@ def _one_nation_left(counts: Mapping[str, int]) -> bool:
     return sum(1 for count in counts.values() if count > 0) <= 1
 
 
-def _fight(counts: dict[str, int], forces: Mapping[str, Force], stop: Stop) -> list[tuple[str, ...]]:
-    """§24.21–24.24: removes tokens in `counts` until `stop`; returns who removed at each step."""
+def _fight(counts: dict[str, int], forces: Mapping[str, Force], ended: Ended) -> list[tuple[str, ...]]:
+    """§24.21–24.24: removes tokens in `counts` until `ended`; returns who removed at each step."""
     steps: list[tuple[str, ...]] = []
     groups = _removal_groups(counts, forces)
-    while not stop(counts):
+    while not ended(counts):
         for group in groups:
             removing = tuple(nation for nation in group if counts[nation] > 0)
             if not removing:
@@ -187,7 +187,7 @@ def _fight(counts: dict[str, int], forces: Mapping[str, Force], stop: Stop) -> l
             for nation in removing:
                 counts[nation] -= 1
             steps.append(removing)
-            if stop(counts):
+            if ended(counts):
                 break
     return steps
 
