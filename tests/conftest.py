@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, create_engine, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.testclient import TestClient
 
@@ -21,7 +21,26 @@ from app.main import create_app
 from app.settings import Settings
 from tests import fakegame
 
-POSTGRES_URL = os.environ.get("TEST_DATABASE_URL", "")
+
+def _database_of_this_worker(url: str) -> str:
+    """Under pytest-xdist each worker gets its own Postgres database, `<name>_<worker>`, made on first use."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return url
+    base = make_url(url)
+    name = f"{base.database}_{worker}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as connection:
+            exists = connection.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name})
+            if exists.first() is None:
+                connection.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        admin.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
+
+
+POSTGRES_URL = _database_of_this_worker(os.environ.get("TEST_DATABASE_URL", ""))
 DATABASES = ["sqlite", "postgres"] if POSTGRES_URL else ["sqlite"]
 PASSWORD = "correct horse battery"
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
