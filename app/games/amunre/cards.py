@@ -81,6 +81,25 @@ def cards_for(amount: int, supply: Gold) -> Gold:
     return tuple(reversed(taken))
 
 
+def exact(amount: int, supply: Gold) -> Gold | None:
+    """Cards of `supply` worth exactly `amount`, as few as possible (largest first), or None."""
+
+    def search(amount: int, level: int) -> tuple[int, ...] | None:
+        if amount == 0:
+            return (0,) * (level + 1)
+        if level < 0:
+            return None
+        worth = GOLD_VALUES[level]
+        for used in range(min(supply[level], amount // worth), -1, -1):
+            rest = search(amount - used * worth, level - 1)
+            if rest is not None:
+                return (*rest, used)
+        return None
+
+    found = search(amount, len(GOLD_VALUES) - 1)
+    return None if found is None else found + (0,) * (len(GOLD_VALUES) - len(found))
+
+
 def payment(hand: Gold, amount: int) -> Gold:
     """The hand's cards that pay `amount` (which the hand is worth at least): largest cards first, then
     the smallest cards left until the sum is reached; the bank gives change for any overpayment."""

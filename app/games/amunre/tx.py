@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.amunre.board import BOARD
-from app.games.amunre.cards import Gold, cards_for, minus, payment, plus, value
+from app.games.amunre.cards import Gold, exact, minus, payment, plus, value
 from app.games.amunre.model import Player, Province, State
 from app.games.kit.model import evolve, replaced
 from app.games.kit.tx import SeatedTx
@@ -61,26 +61,42 @@ class Tx(SeatedTx[State, Player]):
         hand = self.player(seat).gold
         given = payment(hand, amount)
         bank = plus(self.state.bank, given)
-        change = cards_for(value(given) - amount, bank)
-        self.update_player(seat, gold=plus(minus(hand, given), change))
-        self.set(bank=minus(bank, change))
+        change = exact(value(given) - amount, bank)
+        if change is None:
+            self._exchange(seat, value(hand) - amount)
+        else:
+            self.update_player(seat, gold=plus(minus(hand, given), change))
+            self.set(bank=minus(bank, change))
         self.emit("paid", to=(seat,), seat=seat, amount=amount, why=why)
-        self._short(seat, value(given) - amount - value(change))
 
     def receive(self, seat: int, amount: int, why: str) -> None:
-        """Gold from the bank, as far as its cards allow."""
-        cards = cards_for(amount, self.state.bank)
-        self.move_gold_to(seat, cards)
-        self.set(bank=minus(self.state.bank, cards))
-        self.emit("gold_received", to=(seat,), seat=seat, amount=value(cards), why=why)
-        self._short(seat, amount - value(cards))
+        """Gold from the bank."""
+        cards = exact(amount, self.state.bank)
+        if cards is None:
+            self._exchange(seat, value(self.player(seat).gold) + amount)
+        else:
+            self.move_gold_to(seat, cards)
+            self.set(bank=minus(self.state.bank, cards))
+        self.emit("gold_received", to=(seat,), seat=seat, amount=amount, why=why)
+
+    def _exchange(self, seat: int, target: int) -> None:
+        """When the bank cannot give the cards asked for, the hand is changed with it for cards worth
+        `target`; if even all their cards together cannot make that sum (every small card in other
+        hands), for the nearest sum above it: the bank rounds in the player's favour."""
+        pool = plus(self.player(seat).gold, self.state.bank)
+        for extra in range(value(pool) - target + 1):
+            hand = exact(target + extra, pool)
+            if hand is not None:
+                break
+        else:  # pragma: no cover - the pool is worth at least the target, so some sum is reachable
+            raise AssertionError("no change")
+        self.update_player(seat, gold=hand)
+        self.set(bank=minus(pool, hand))
+        if extra:
+            self.emit("bank_rounded", to=(seat,), seat=seat, extra=extra)
 
     def move_gold_to(self, seat: int, cards: Gold) -> None:
         self.update_player(seat, gold=plus(self.player(seat).gold, cards))
-
-    def _short(self, seat: int, missing: int) -> None:
-        if missing:
-            self.emit("bank_short", to=(seat,), seat=seat, missing=missing)
 
     # pieces
 
