@@ -33,8 +33,11 @@ from app.games.amunre.tx import Tx
 ADJUSTMENT = 3
 
 
-def _next(tx: Tx) -> None:
-    tx.set(queue=tx.state.queue[1:])
+def _next(tx: Tx, seat: int) -> None:
+    """The seat's turn is over: its first place in the queue goes."""
+    queue = list(tx.state.queue)
+    queue.remove(seat)
+    tx.set(queue=tuple(queue))
 
 
 def bid(tx: Tx, seat: int, order: BidOrder) -> None:
@@ -54,7 +57,7 @@ def bid(tx: Tx, seat: int, order: BidOrder) -> None:
     tx.set(bids=tuple(bids))
     tx.update_player(seat, outbid_from=None)
     tx.emit("bid", seat=seat, province=order.province, amount=order.amount, blockade=order.blockade)
-    _next(tx)
+    _next(tx, seat)
 
 
 def _bought(tx: Tx, seat: int, kind: str) -> int:
@@ -105,7 +108,7 @@ def done(tx: Tx, seat: int, order: DoneOrder) -> None:
         tx.update_player(seat, bought="", bought_count=0)
     elif tx.state.phase == "income":
         collect_income(tx, seat)
-    _next(tx)
+    _next(tx, seat)
 
 
 def offer(tx: Tx, seat: int, order: OfferOrder) -> None:
@@ -131,7 +134,7 @@ def adjust(tx: Tx, seat: int, order: AdjustOrder) -> None:
     assert total is not None
     tx.set(total=total + (ADJUSTMENT if order.up else -ADJUSTMENT))
     tx.emit("offering_adjusted", seat=seat, up=order.up, total=tx.state.total)
-    _next(tx)
+    _next(tx, seat)
 
 
 def reward(tx: Tx, seat: int, order: RewardOrder) -> None:
@@ -144,7 +147,7 @@ def reward(tx: Tx, seat: int, order: RewardOrder) -> None:
         tx.add_farmer(BOARD.index(order.province or ""))
     else:
         tx.add_blocks(BOARD.index(order.province or ""), 1)
-    _next(tx)
+    _next(tx, seat)
 
 
 def income_card(tx: Tx, seat: int, order: IncomeCardOrder) -> None:

@@ -10,7 +10,7 @@ from app.games.amunre import cards
 from app.games.amunre.board import BOARD
 from app.games.amunre.cards import MINUS_THREE_CARDS, NO_GOLD, cards_for, minus, plus, value
 from app.games.amunre.model import ROUNDS, SCORING_ROUNDS, Offering, Player, Province, State
-from app.games.amunre.phases import TRACK, legal_for
+from app.games.amunre.phases import SIMULTANEOUS, TRACK, legal_for
 from app.games.amunre.scoring import automatic_lines, gold_points
 from app.games.amunre.tx import Tx, clockwise, farmers_in
 from app.games.kit import rng
@@ -107,6 +107,11 @@ def advance(tx: Tx) -> None:
                 return
             _reveal_offerings(tx)
             continue
+        if state.phase in SIMULTANEOUS:
+            if state.queue:
+                return
+            _end_phase(tx)
+            continue
         if state.queue:
             seat = state.queue[0]
             if legal_for(state, seat) is not None:
@@ -117,10 +122,8 @@ def advance(tx: Tx) -> None:
 
 
 def _pass(tx: Tx, seat: int) -> None:
-    """The first queued seat has no decision to make: income is collected, a reward or bonus skipped."""
-    if tx.state.phase == "income":
-        collect_income(tx, seat)
-    elif tx.state.phase == "reward":
+    """The first queued seat has no decision to make: a reward nothing can be taken for is lost."""
+    if tx.state.phase == "reward":
         tx.emit("reward_lost", seat=seat)
     tx.set(queue=tx.state.queue[1:])
 

@@ -9,8 +9,8 @@ Phases (`state.phase`), all sequential in `state.queue` order but the offering:
   offering  every seat that has not offered (sealed, simultaneous)
   adjust    the first queued seat that played Offering Adjustment moves the total by 3
   reward    the first queued seat takes one item (the highest offering is queued 3 times, the next 2)
-  income    the first queued seat may play 8 Gold or Harvest Increase, then collects
-  bonus     the first queued seat may play bonus cards whose condition holds
+  income    every queued seat may play 8 Gold or Harvest Increase, then collects (simultaneous)
+  bonus     every queued seat may play bonus cards whose condition holds (simultaneous)
   over      the game has ended
 """
 
@@ -44,6 +44,9 @@ from app.games.amunre.tx import free_farm_spaces
 from app.games.kit.legal import Choice
 
 TRACK: tuple[int, ...] = (0, 1, 3, 6, 10, 15, 21, 28, 36)
+# Every seat is awaited at once in these phases, card or no card: waiting only on the holders of 8 Gold,
+# Harvest Increase or a bonus card would tell everyone who holds one.
+SIMULTANEOUS = ("offering", "income", "bonus")
 BUY_STAGES = ("", "cards", "farmers", "blocks")
 
 
@@ -53,6 +56,8 @@ def legal_for(state: State, seat: int) -> Legal | None:
         return None
     if state.phase == "offering":
         return offering_legal(state, seat) if state.players[seat].offering is None else None
+    if state.phase in SIMULTANEOUS:
+        return SEQUENTIAL[state.phase](state, seat) if seat in state.queue else None
     if not state.queue or state.queue[0] != seat:
         return None
     return SEQUENTIAL[state.phase](state, seat)
@@ -247,13 +252,12 @@ def income_legal(state: State, seat: int) -> Legal | None:
                 continue
             order = IncomeCardOrder(type="income_card", card=card, province=_name(index))
             choices.append(Choice(order, f"{cards.CARD_NAMES[card]} on {_name(index)}"))
-    if not choices:
-        return None
     done = DoneOrder(type="done")
     return _legal("income", "income", [*choices, Choice(done, "Collect income")], done)
 
 
 def bonus_legal(state: State, seat: int) -> Legal | None:
+    """The default plays a bonus card whose condition holds (3 points now), else keeps the rest."""
     player = state.players[seat]
     held = [card for card in dict.fromkeys(player.powers) if card in cards.BONUS_CARDS]
     choices: list[Choice[OrderModel]] = [
@@ -261,9 +265,9 @@ def bonus_legal(state: State, seat: int) -> Legal | None:
         for card in held
         if bonus_holds(state, seat, card)
     ]
-    if not choices:
-        return None
-    return _legal("bonus", "bonus", [*choices, Choice(DoneOrder(type="done"), "Keep the rest")], choices[0].order)
+    done = DoneOrder(type="done")
+    default = choices[0].order if choices else done
+    return _legal("bonus", "bonus", [*choices, Choice(done, "Done")], default)
 
 
 SEQUENTIAL: dict[str, Callable[[State, int], Legal | None]] = {

@@ -12,7 +12,7 @@ from app.games.amunre import flow
 from app.games.amunre.actions import handle
 from app.games.amunre.model import ROUNDS, State
 from app.games.amunre.orders import Legal, OfferOrder, Order, OrderModel, parse_order
-from app.games.amunre.phases import legal_for, offering_problem
+from app.games.amunre.phases import SIMULTANEOUS, legal_for, offering_problem
 from app.games.amunre.sample import sample
 from app.games.amunre.scoring import places, pyramids_of
 from app.games.amunre.tx import Tx
@@ -45,8 +45,7 @@ class AmunReRules:
         for seat in range(len(state.players)):
             legal = legal_for(state, seat)
             if legal is not None:
-                simultaneous = legal.phase == "offering"
-                waits.append(Wait(seat, legal.phase, simultaneous=simultaneous))
+                waits.append(Wait(seat, legal.phase, simultaneous=legal.phase in SIMULTANEOUS))
         return waits
 
     def apply(self, state: State, seat: int, order: Mapping[str, Any]) -> Outcome[State]:

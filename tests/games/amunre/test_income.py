@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from app.games.amunre import RULES, cards, flow
 from app.games.amunre.cards import value
 from app.games.amunre.model import State
 from app.games.amunre.tx import Tx
+from app.games.contract import RuleError
 from tests.games.amunre.helpers import game, owning, phase, play, player, with_player, with_province
 
 RED = 0
@@ -43,11 +46,19 @@ def test_printed_farmers_and_flat_land_farmers_are_harvested() -> None:
 
 def test_eight_gold_replaces_a_provinces_income_and_harvest_increase_adds_one_a_farmer() -> None:
     state = with_player(_red(2), RED, powers=(cards.EIGHT_GOLD, cards.HARVEST_INCREASE))
-    assert [wait.phase for wait in RULES.waits(state)] == ["income"]
+    waits = RULES.waits(state)  # every seat, card or no card, so that waiting tells nothing
+    assert [(wait.seat, wait.phase, wait.simultaneous) for wait in waits] == [
+        (seat, "income", True) for seat in range(3)
+    ]
     assert RULES.default_order(state, RED) == {"type": "done"}
     before = value(player(state, RED).gold)
     state, _ = play(state, RED, {"type": "income_card", "card": cards.EIGHT_GOLD, "province": "Memphis"})
+    with pytest.raises(RuleError):  # 8 Gold replaces the harvest: no Harvest Increase there
+        play(state, RED, {"type": "income_card", "card": cards.HARVEST_INCREASE, "province": "Memphis"})
     state, _ = play(state, RED, {"type": "income_card", "card": cards.HARVEST_INCREASE, "province": "Abu"})
-    # both cards played: the income is collected at once (8 + 2 x 3 + 4 + 7)
-    assert value(player(state, RED).gold) - before == 8 + 6 + 4 + 7
+    state, _ = play(state, RED, {"type": "done"})
+    assert value(player(state, RED).gold) - before == 8 + 2 * 3 + 4 + 7
+    assert [wait.seat for wait in RULES.waits(state)] == [1, 2]
+    for seat in (1, 2):
+        state, _ = play(state, seat, {"type": "done"})
     assert state.phase == "auction" and not any(p.eight_gold for p in state.provinces)  # the next round

@@ -47,9 +47,12 @@ def test_the_blue_players_27_points() -> None:
     state = _advance(_blue_example())
     line = state.scores[-1][BLUE]
     assert (line.pyramids, line.sets, line.sides, line.temples) == (7, 3, 10, 1)
-    assert state.phase == "bonus" and [wait.seat for wait in RULES.waits(state)] == [BLUE]
+    assert state.phase == "bonus" and [wait.seat for wait in RULES.waits(state)] == [0, 1, 2, 3]
+    state, _ = play(state, BLUE, RULES.default_order(state, BLUE))  # the default plays a card that scores
     state, _ = play(state, BLUE, RULES.default_order(state, BLUE))
-    state, _ = play(state, BLUE, RULES.default_order(state, BLUE))
+    assert RULES.default_order(state, BLUE) == {"type": "done"}
+    for seat in range(4):
+        state, _ = play(state, seat, {"type": "done"})
     assert state.phase == "over"
     line = state.scores[-1][BLUE]
     assert (line.bonus, line.gold, line.total) == (6, 0, 27) and player(state, BLUE).points == 27
