@@ -118,7 +118,9 @@ def offer(tx: Tx, seat: int, order: OfferOrder) -> None:
     powers = list(player.powers)
     for card in [*played, *([cards.OFFERING_ADJUSTMENT] if order.adjust else [])]:
         powers.remove(card)
-    offering = Offering(gold=gold, minus_three=order.minus_three, powers=tuple(sorted(played)), adjust=order.adjust)
+    offering = Offering(
+        gold=gold, minus_three=order.minus_three, powers=tuple(sorted(played)), adjust=order.adjust
+    )
     tx.update_player(
         seat,
         gold=minus(player.gold, gold),

@@ -94,7 +94,9 @@ def _new_kingdom(tx: Tx) -> None:
         evolve(province, owner=None, farmers=0, flat_farmers=0, in_play=index in used)
         for index, province in enumerate(tx.state.provinces)
     )
-    tx.set(provinces=provinces, farmers=tx.state.farmers + freed, province_deck=tx.shuffle(sorted(used)), used=())
+    tx.set(
+        provinces=provinces, farmers=tx.state.farmers + freed, province_deck=tx.shuffle(sorted(used)), used=()
+    )
     tx.emit("new_kingdom", provinces=[BOARD.provinces[i].name for i in sorted(used)])
 
 

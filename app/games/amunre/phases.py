@@ -41,6 +41,7 @@ from app.games.amunre.orders import (
 )
 from app.games.amunre.scoring import bonus_holds
 from app.games.amunre.tx import free_farm_spaces
+from app.games.contract import RuleError
 from app.games.kit.legal import Choice
 
 TRACK: tuple[int, ...] = (0, 1, 3, 6, 10, 15, 21, 28, 36)
@@ -108,7 +109,11 @@ def auction_legal(state: State, seat: int) -> Legal | None:
                 if amount > budget:
                     break
                 order = BidOrder(
-                    type="bid", province=_name(index), amount=amount, blockade=blockade, same_province=returning
+                    type="bid",
+                    province=_name(index),
+                    amount=amount,
+                    blockade=blockade,
+                    same_province=returning,
                 )
                 label = f"Bid {amount} on {_name(index)}" + (" with Bid Blockade" if blockade else "")
                 choices.append(Choice(order, label))
@@ -145,11 +150,15 @@ def buy_legal(state: State, seat: int) -> Legal | None:
     bought_cards = player.bought_count if player.bought == "cards" else 0
     has_cards = bool(state.deck or state.discard)
     if _may_buy(state, seat, "cards") and has_cards and bought_cards < card_limit(state, seat):
-        choices.append(Choice(BuyCardOrder(type="buy_card"), f"Buy a power card ({price(state, seat, 'cards')})"))
+        choices.append(
+            Choice(BuyCardOrder(type="buy_card"), f"Buy a power card ({price(state, seat, 'cards')})")
+        )
     for index in owned:
         if _may_buy(state, seat, "farmers") and state.farmers and free_farm_spaces(state, index) > 0:
             cost = price(state, seat, "farmers")
-            choices.append(Choice(BuyFarmerOrder(type="buy_farmer", province=_name(index)), f"Farmer ({cost})"))
+            choices.append(
+                Choice(BuyFarmerOrder(type="buy_farmer", province=_name(index)), f"Farmer ({cost})")
+            )
     for index in owned:
         if _may_buy(state, seat, "blocks") and state.blocks:
             cost = price(state, seat, "blocks")
@@ -182,37 +191,37 @@ def offering_legal(state: State, seat: int) -> Legal:
         "minus_three": player.minus_three,
         "adjust": cards.OFFERING_ADJUSTMENT in player.powers,
     }
+    # the smallest legal offering; the "-3" card is back in every hand before each offering
     if player.gold[0]:
         default = OfferOrder(type="offer", gold={"1": 1})
-    elif player.minus_three:
+    else:
         default = OfferOrder(type="offer", minus_three=True)
-    else:  # never: the "-3" card is back in every hand before each offering
-        smallest = next(key for key in map(str, GOLD_VALUES) if key in gold)
-        default = OfferOrder(type="offer", gold={smallest: 1})  # type: ignore[dict-item]
     return Legal("offering", "offer", ("offer",), default, (), limits=limits)
 
 
-def offering_problem(limits: dict[str, object], order: OfferOrder) -> str | None:
-    """Why an offering is not allowed by `limits`, or None."""
+def check_offering(limits: dict[str, object], order: OfferOrder) -> None:
+    """Raise RuleError unless `limits` allow the offering."""
     gold: dict[str, int] = limits["gold"]  # type: ignore[assignment]
     powers: dict[str, int] = dict(limits["powers"])  # type: ignore[call-overload]
     if any(count > gold.get(key, 0) for key, count in order.gold.items()):
-        return "You do not hold these gold cards."
+        raise RuleError("invalid_offering", "You do not hold these gold cards.", "gold")
     if order.adjust:
         if not limits["adjust"]:
-            return "You hold no Offering Adjustment card."
+            raise RuleError("invalid_offering", "You hold no Offering Adjustment card.", "adjust")
         powers[cards.OFFERING_ADJUSTMENT] -= 1
     if any(count > powers.get(card, 0) for card, count in order.powers.items()):
-        return "You do not hold these power cards."
+        raise RuleError("invalid_offering", "You do not hold these power cards.", "powers")
     if order.minus_three:
         if not limits["minus_three"]:
-            return "You do not hold the -3 card."
+            raise RuleError("invalid_offering", 'You do not hold the "-3" card.', "minus_three")
         if order.gold or order.powers:
-            return 'The "-3" card is offered alone (an Offering Adjustment card may go with it).'
-        return None
-    if not order.gold:
-        return 'Offer at least one gold card, or the "-3" card.'
-    return None
+            raise RuleError(
+                "invalid_offering",
+                'The "-3" card is offered alone (an Offering Adjustment card may go with it).',
+                "minus_three",
+            )
+    elif not order.gold:
+        raise RuleError("invalid_offering", 'Offer at least one gold card, or the "-3" card.', "gold")
 
 
 # after the reveal

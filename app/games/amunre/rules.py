@@ -12,7 +12,7 @@ from app.games.amunre import flow
 from app.games.amunre.actions import handle
 from app.games.amunre.model import ROUNDS, State
 from app.games.amunre.orders import Legal, OfferOrder, Order, OrderModel, parse_order
-from app.games.amunre.phases import SIMULTANEOUS, legal_for, offering_problem
+from app.games.amunre.phases import SIMULTANEOUS, check_offering, legal_for
 from app.games.amunre.sample import sample
 from app.games.amunre.scoring import places, pyramids_of
 from app.games.amunre.tx import Tx
@@ -116,9 +116,7 @@ def check(legal: Legal, order: OrderModel) -> None:
         )
     if legal.limits is not None:
         assert isinstance(order, OfferOrder)
-        problem = offering_problem(legal.limits, order)
-        if problem:
-            raise RuleError("invalid_offering", problem, "gold")
+        check_offering(legal.limits, order)
         return
     if not legal.offers(order):
         raise RuleError("illegal_choice", "That choice is not allowed now.")

@@ -143,5 +143,3 @@ def clockwise(state: State, seats: set[int] | None = None) -> tuple[int, ...]:
     count = len(state.players)
     order = tuple((state.pharaoh + step) % count for step in range(count))
     return order if seats is None else tuple(seat for seat in order if seat in seats)
-
-

@@ -151,4 +151,11 @@ def _legal(state: State, seat: int | None) -> dict[str, Any]:
         prompt = "offered"
     else:
         prompt = "wait"
-    return {"phase": None, "prompt": prompt, "text": PROMPTS[prompt], "orders": [], "choices": [], "default": None}
+    return {
+        "phase": None,
+        "prompt": prompt,
+        "text": PROMPTS[prompt],
+        "orders": [],
+        "choices": [],
+        "default": None,
+    }

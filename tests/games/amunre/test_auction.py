@@ -18,7 +18,7 @@ def _bid(province: str, amount: int, **extra: bool) -> dict[str, object]:
 
 
 def test_the_track_is_triangular_and_ends_at_36() -> None:
-    assert TRACK == tuple(n * (n + 1) // 2 for n in range(9))
+    assert tuple(n * (n + 1) // 2 for n in range(9)) == TRACK
 
 
 def test_the_four_player_example() -> None:

@@ -15,7 +15,8 @@ from app.games.amunre.board import BOARD, DEFAULT_PATH
 from app.main import create_app
 from app.settings import Settings
 
-KNOWN = {  # province: the facts the sources state (spec amunre-board-data.md, section 1)
+# province: the facts the sources state (the board-data research, section 1)
+KNOWN: dict[str, dict[str, object]] = {
     "Buto": {"card_limit": 0, "free_cards": 1},
     "Mendes": {"card_limit": 0},
     "Memphis": {"card_limit": 3, "free_blocks": 2},
@@ -58,11 +59,17 @@ def test_the_constraints_on_the_reconstructed_values() -> None:
     assert all(0 <= p.farm_spaces <= 6 and 0 <= p.card_limit <= 4 for p in provinces)
     fours = [p.name for p in provinces if p.card_limit == 4]
     assert len(fours) == 1 and fours[0] in ("Abydos", "Kharga")
-    rest = sorted((p.card_limit for p in provinces if p.name not in ("Abydos", "Amarna", "Kharga")), reverse=True)
+    rest = sorted(
+        (p.card_limit for p in provinces if p.name not in ("Abydos", "Amarna", "Kharga")), reverse=True
+    )
     assert sum(rest[:3]) <= 6  # WBC 2005: without those three, 7 symbols were out of reach
     assert {p.name for p in provinces if p.temples} == {"Damanhur", "Edfu", "Amarna"}
     assert sum(p.farm_spaces for p in provinces) + 5 <= 45  # every space and the Free Farmers
-    assert BOARD.space_for(3) == BOARD.space_for(12) == 2 and BOARD.space_for(2) == 1 and BOARD.space_for(13) == 3
+    assert (
+        BOARD.space_for(3) == BOARD.space_for(12) == 2
+        and BOARD.space_for(2) == 1
+        and BOARD.space_for(13) == 3
+    )
 
 
 def test_an_operator_can_replace_the_file(tmp_path: Path) -> None:

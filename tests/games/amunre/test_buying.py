@@ -6,10 +6,20 @@ import pytest
 
 from app.games.amunre import RULES, cards
 from app.games.amunre.cards import value
-from app.games.amunre.phases import legal_for
 from app.games.amunre.model import State
+from app.games.amunre.phases import legal_for
 from app.games.contract import RuleError
-from tests.games.amunre.helpers import game, gold, index, owning, phase, play, player, with_player, with_province
+from tests.games.amunre.helpers import (
+    game,
+    gold,
+    index,
+    owning,
+    phase,
+    play,
+    player,
+    with_player,
+    with_province,
+)
 
 RED = 0
 
@@ -37,7 +47,9 @@ def test_the_farmer_example_two_farmers_in_baharya_cost_3() -> None:
     state = start = _buying(["Baharya", "Berenike"])
     legal = legal_for(state, RED)
     assert legal is not None
-    farms = {choice.order.model_dump()["province"] for choice in legal.choices if choice.order.type == "buy_farmer"}
+    farms = {
+        choice.order.model_dump()["province"] for choice in legal.choices if choice.order.type == "buy_farmer"
+    }
     assert farms == {"Baharya"}
     for _ in range(2):
         state, _ = play(state, RED, {"type": "buy_farmer", "province": "Baharya"})

@@ -26,7 +26,10 @@ def _offer(*values: int, **extra: Any) -> dict[str, Any]:
 
 
 def _offering(players: int = 4, pharaoh: int = 0) -> State:
-    state = owning(game(players), {seat: ["Memphis", "Abu", "Thebes", "Edfu", "Buto"][seat : seat + 1] for seat in range(players)})
+    state = owning(
+        game(players),
+        {seat: ["Memphis", "Abu", "Thebes", "Edfu", "Buto"][seat : seat + 1] for seat in range(players)},
+    )
     for seat in range(players):
         state = with_player(state, seat, gold=gold(5, 2, 2, 1, 1, 1, 1, 1), powers=())
     return phase(state, "offering", pharaoh=pharaoh)
@@ -86,7 +89,8 @@ def test_power_cards_in_an_offering_count_one_gold_each() -> None:
     state, _ = play(state, RED, _offer(1, powers={cards.FARMER_BONUS: 1}))
     for seat in (BLUE, BLACK, WHITE):
         state, _ = play(state, seat, MINUS)
-    assert state.offerings[RED] is not None and state.offerings[RED].amount == 2
+    offering = state.offerings[RED]
+    assert offering is not None and offering.amount == 2
     assert state.total == 2 - 9 and cards.FARMER_BONUS in state.discard
 
 

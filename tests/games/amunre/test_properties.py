@@ -48,10 +48,16 @@ def _blur_others(state: State, seat: int | None) -> State:
     for other, player in enumerate(players):
         if other == seat:
             continue
-        changed = evolve(player, gold=(0, 0, 0, 0, sum(player.gold)), powers=(cards.NILE_BONUS,) * len(player.powers))
+        changed = evolve(
+            player, gold=(0, 0, 0, 0, sum(player.gold)), powers=(cards.NILE_BONUS,) * len(player.powers)
+        )
         if player.offering is not None:
             offering = player.offering
-            blurred = evolve(offering, gold=(sum(offering.gold), 0, 0, 0, 0), powers=(cards.CARD_BONUS,) * len(offering.powers))
+            blurred = evolve(
+                offering,
+                gold=(sum(offering.gold), 0, 0, 0, 0),
+                powers=(cards.CARD_BONUS,) * len(offering.powers),
+            )
             changed = evolve(changed, offering=blurred)
         players = replaced(players, other, changed)
     provinces = tuple(evolve(p, free_cards=(cards.FREE_FARMER,) * len(p.free_cards)) for p in state.provinces)

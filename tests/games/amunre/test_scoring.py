@@ -10,7 +10,17 @@ from app.games.amunre.board import BOARD
 from app.games.amunre.model import State
 from app.games.amunre.scoring import automatic_lines, bonus_holds, gold_points, side_winners
 from app.games.amunre.tx import Tx
-from tests.games.amunre.helpers import game, gold, index, owning, phase, play, player, with_player, with_province
+from tests.games.amunre.helpers import (
+    game,
+    gold,
+    index,
+    owning,
+    phase,
+    play,
+    player,
+    with_player,
+    with_province,
+)
 
 RED, BLUE, BLACK, WHITE = range(4)
 
@@ -115,9 +125,19 @@ def test_the_farmer_bonus_needs_nine_farmers() -> None:
 
 def test_between_the_kingdoms() -> None:
     """Markers and bought farmers go, pyramids and blocks stay; provinces not taken are out."""
-    state = owning(game(3), {RED: ["Memphis", "Abu", "Sawu"], BLUE: ["Buto", "Mendes", "Avaris"], BLACK: ["Edfu", "Thebes", "Baharya"]})
+    state = owning(
+        game(3),
+        {
+            RED: ["Memphis", "Abu", "Sawu"],
+            BLUE: ["Buto", "Mendes", "Avaris"],
+            BLACK: ["Edfu", "Thebes", "Baharya"],
+        },
+    )
     state = with_province(state, "Memphis", owner=RED, farmers=3, blocks=1, pyramids=1)
-    used = tuple(index(name) for name in ("Memphis", "Abu", "Sawu", "Buto", "Mendes", "Avaris", "Edfu", "Thebes", "Baharya"))
+    used = tuple(
+        index(name)
+        for name in ("Memphis", "Abu", "Sawu", "Buto", "Mendes", "Avaris", "Edfu", "Thebes", "Baharya")
+    )
     state = phase(state, "bonus", (), round=3, used=used, province_deck=(), scores=((),), farmers=42)
     state = _advance(state)
     assert state.round == 4 and state.phase == "auction"
