@@ -47,6 +47,7 @@ def test_an_auction_and_an_offering_through_the_forms(table: dict[str, Any]) -> 
     provinces = [row["province"] for row in first["auction"]]
     page = seats[0].get(f"/games/{game_id}").text
     assert "Place your bidding block on a province." in page and f"bid 0 on {provinces[0]}" in page
+    assert 'class="ar-nile"' in page and page.count('class="ar-province') == 15 and "Your hand" in page
     for seat, province in zip(range(3), provinces, strict=True):
         fields = {
             "type": "bid",
@@ -70,6 +71,8 @@ def test_an_auction_and_an_offering_through_the_forms(table: dict[str, Any]) -> 
     revealed = view(seats[0], game_id)
     assert [o["amount"] for o in revealed["offerings"]] == [-3, 1, 2] and revealed["temple"] == 1
     assert revealed["phase"] == "reward" and revealed["pharaoh"] == 2
+    page = seats[0].get(f"/games/{game_id}").text
+    assert "Offerings" in page and "Your sealed offering" not in page
 
 
 def test_a_bad_order_is_a_4xx_with_a_stable_code(table: dict[str, Any]) -> None:
