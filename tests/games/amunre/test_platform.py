@@ -73,6 +73,7 @@ def test_an_auction_and_an_offering_through_the_forms(table: dict[str, Any]) -> 
     assert revealed["phase"] == "reward" and revealed["pharaoh"] == 2
     page = seats[0].get(f"/games/{game_id}").text
     assert "Offerings" in page and "Your sealed offering" not in page
+    assert f"bids 0 on {provinces[0]}." in page and "The offerings are revealed: 0 in all." in page
 
 
 def test_a_bad_order_is_a_4xx_with_a_stable_code(table: dict[str, Any]) -> None:
