@@ -43,6 +43,7 @@ from app.games.amunre.scoring import bonus_holds
 from app.games.amunre.tx import free_farm_spaces
 from app.games.contract import RuleError
 from app.games.kit.legal import Choice
+from app.games.kit.model import memo
 
 TRACK: tuple[int, ...] = (0, 1, 3, 6, 10, 15, 21, 28, 36)
 # Every seat is awaited at once in these phases, card or no card: waiting only on the holders of 8 Gold,
@@ -52,7 +53,11 @@ BUY_STAGES = ("", "cards", "farmers", "blocks")
 
 
 def legal_for(state: State, seat: int) -> Legal | None:
-    """What `seat` may do now, or None when the game does not wait on it."""
+    """What `seat` may do now, or None when the game does not wait on it (worked out once per state)."""
+    return memo(state, ("legal", seat), lambda: _legal_for(state, seat))
+
+
+def _legal_for(state: State, seat: int) -> Legal | None:
     if state.phase == "over" or not 0 <= seat < len(state.players):
         return None
     if state.phase == "offering":
