@@ -9,12 +9,12 @@ from __future__ import annotations
 from app.games.amunre import cards
 from app.games.amunre.board import BOARD
 from app.games.amunre.cards import MINUS_THREE_CARDS, NO_GOLD, cards_for, minus, plus, value
-from app.games.amunre.model import ROUNDS, SCORING_ROUNDS, Offering, Player, Province, State
+from app.games.amunre.model import ROUNDS, SCORING_ROUNDS, Offering, Player, Province, ScoreLine, State
 from app.games.amunre.phases import SIMULTANEOUS, TRACK, legal_for
 from app.games.amunre.scoring import automatic_lines, gold_points
 from app.games.amunre.tx import Tx, clockwise, farmers_in
 from app.games.kit import rng
-from app.games.kit.model import evolve, replaced
+from app.games.kit.model import evolve, replaced, to_json
 
 OLD_KINGDOM_ROUNDS = 3
 REWARD_ITEMS = (3, 2)  # then 1 for every other seat that did not offer "-3"
@@ -278,8 +278,6 @@ def _end_game(tx: Tx) -> None:
     tx.emit("game_over", gold=gold, points=[player.points for player in tx.state.players])
 
 
-def _line_json(line: object) -> dict[str, int]:
-    from app.games.kit.model import to_json
-
+def _line_json(line: ScoreLine) -> dict[str, int]:
     data: dict[str, int] = to_json(line)
     return data
