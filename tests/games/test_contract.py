@@ -101,7 +101,7 @@ def test_apply_leaves_its_input_alone_and_refuses_nonsense(rules: GameRules[Any]
     assert rules.dump(state) == before
 
 
-@pytest.mark.parametrize("game_id", ["dragonstones", "tigris"])
+@pytest.mark.parametrize("game_id", ["amunre", "dragonstones", "tigris"])
 def test_progress_grows_from_the_first_third_to_the_end(game_id: str) -> None:
     rules = registry.get(game_id)
     assert isinstance(rules, Progressing)
@@ -158,3 +158,10 @@ def test_a_tigris_seat_summary_shows_points_only_under_open_scoring() -> None:
     for summary, public in _summaries("tigris", open_scoring):
         assert summary["Lowest colour score"] == min(public["points"].values())
         assert summary["Treasures"] == public["treasures"]
+
+
+def test_an_amunre_seat_summary_is_its_public_standing() -> None:
+    for summary, public in _summaries("amunre"):
+        assert summary["Points"] == public["points"]
+        assert summary["Cards in hand"] == public["cards_in_hand"]
+        assert summary["Pyramids"] >= 0

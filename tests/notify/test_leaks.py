@@ -70,7 +70,7 @@ class Recording(EmailRenderer):
         env = make_environment()
         footers = {
             f"emails/footers/{game}.{ext}": "Public view: {{ footer.view|tojson }}"
-            for game in ("fake_secret", "dragonstones")
+            for game in ("fake_secret", "dragonstones", "amunre")
             for ext in ("txt", "html")
         }
         assert env.loader is not None
@@ -270,5 +270,14 @@ def test_no_mail_leaks_in_random_dragonstones_games(
     registry.register(dragonstones.RULES)
     for seed in range(2):
         table = Table(db, sessions, mail_settings, sink, "dragonstones", 100 + seed)
+        _play(table, 80)
+        assert table.checked > 10
+
+
+def test_no_mail_leaks_in_random_amunre_games(
+    db: Session, sessions: sessionmaker[Session], mail_settings: Settings, sink: Sink
+) -> None:
+    for seed in range(2):
+        table = Table(db, sessions, mail_settings, sink, "amunre", 300 + seed)
         _play(table, 80)
         assert table.checked > 10

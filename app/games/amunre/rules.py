@@ -1,0 +1,125 @@
+"""The Amun-Re rules object: the contract of app.games.contract over a frozen `State`."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel
+
+from app.games.amunre import flow
+from app.games.amunre.actions import handle
+from app.games.amunre.model import ROUNDS, State
+from app.games.amunre.orders import Legal, OfferOrder, Order, OrderModel, parse_order
+from app.games.amunre.phases import SIMULTANEOUS, check_offering, legal_for
+from app.games.amunre.sample import sample
+from app.games.amunre.scoring import places, pyramids_of
+from app.games.amunre.tx import Tx
+from app.games.amunre.view import view as build_view
+from app.games.contract import N_, Outcome, RuleError, Standing, Wait
+from app.games.kit.model import from_json, to_json
+
+DUMP_VERSION = 1
+
+
+class AmunReOptions(BaseModel):
+    """Amun-Re has no options."""
+
+
+class AmunReRules:
+    id: str = "amunre"
+    title: str = "Amun-Re"
+    min_players: int = 3
+    max_players: int = 5
+    Options: type[BaseModel] = AmunReOptions
+    Order: Any = Order
+
+    def new_game(self, options: BaseModel, players: int, seed: int) -> State:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"Amun-Re is for 3 to 5 players, not {players}")
+        return flow.new_game(players, seed)
+
+    def waits(self, state: State) -> list[Wait]:
+        waits = []
+        for seat in range(len(state.players)):
+            legal = legal_for(state, seat)
+            if legal is not None:
+                waits.append(Wait(seat, legal.phase, simultaneous=legal.phase in SIMULTANEOUS))
+        return waits
+
+    def apply(self, state: State, seat: int, order: Mapping[str, Any]) -> Outcome[State]:
+        if state.phase == "over":
+            raise RuleError("game_over", "The game is over.")
+        legal = legal_for(state, seat)
+        if legal is None:
+            raise RuleError("not_awaited", "The game is not waiting for you now.")
+        parsed = parse_order(order)
+        check(legal, parsed)
+        tx = Tx(state)
+        handle(tx, seat, parsed)
+        flow.advance(tx)
+        return Outcome(tx.state, tx.events)
+
+    def default_order(self, state: State, seat: int) -> Mapping[str, Any]:
+        return self._legal(state, seat).default.model_dump()
+
+    def sample_order(self, state: State, seat: int, rng: random.Random) -> Mapping[str, Any]:
+        return sample(self._legal(state, seat), rng)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return build_view(state, seat)
+
+    def seat_summary(self, state: State, seat: int) -> dict[str, str | int]:
+        """What anyone may know of a seat, for a replacement deciding whether to take it."""
+        player = state.players[seat]
+        return {
+            N_("Points"): player.points,
+            N_("Pyramids"): pyramids_of(state, seat),
+            N_("Cards in hand"): sum(player.gold) + len(player.powers) + player.minus_three,
+        }
+
+    def progress(self, state: State) -> tuple[int, int]:
+        """How far the game has gone, for the absence ladder: the round out of six."""
+        return (max(1, state.round), ROUNDS)
+
+    def standings(self, state: State) -> list[Standing] | None:
+        if state.phase != "over":
+            return None
+        return [Standing(seat, place, float(state.players[seat].points)) for seat, place in places(state)]
+
+    def dump(self, state: State) -> dict[str, Any]:
+        data: dict[str, Any] = to_json(state)
+        return {"version": DUMP_VERSION, **data}
+
+    def load(self, data: dict[str, Any]) -> State:
+        if data.get("version") != DUMP_VERSION:
+            raise ValueError(f"unknown Amun-Re dump version {data.get('version')!r}")
+        state: State = from_json(State, data)
+        return state
+
+    def _legal(self, state: State, seat: int) -> Legal:
+        legal = legal_for(state, seat)
+        if legal is None:
+            raise RuleError("not_awaited", "The game is not waiting for this seat.")
+        return legal
+
+
+def check(legal: Legal, order: OrderModel) -> None:
+    """Raise RuleError unless `order` is one of the things `legal` allows."""
+    if order.type not in legal.types:
+        raise RuleError(
+            "wrong_order",
+            "Now you must send a %(wanted)s order, not %(sent)s.",
+            "type",
+            params={"wanted": " or ".join(legal.types), "sent": order.type},
+        )
+    if legal.limits is not None:
+        assert isinstance(order, OfferOrder)
+        check_offering(legal.limits, order)
+        return
+    if not legal.offers(order):
+        raise RuleError("illegal_choice", "That choice is not allowed now.")
+
+
+RULES = AmunReRules()

@@ -1,0 +1,204 @@
+"""Random 3-5 player games to the end as a hypothesis state machine: gold cards, power cards and pieces
+are conserved, views hide what they must, and a replay gives the stored state. The budget is fixed (a few
+games, well under a minute on one core)."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from app.games.amunre import RULES, cards
+from app.games.amunre.cards import GOLD_COUNTS, MINUS_THREE_CARDS
+from app.games.amunre.model import BLOCKS, DOUBLES, FARMERS, PYRAMIDS, State
+from app.games.contract import RuleError
+from app.games.kit.model import evolve, replaced
+
+ALWAYS_ILLEGAL: list[dict[str, Any]] = [
+    {},
+    {"type": "shout"},
+    {"type": "bid", "province": "Atlantis", "amount": 0},
+    {"type": "bid", "province": "Buto", "amount": -1},
+    {"type": "offer", "gold": {"20": 99}},
+    {"type": "offer", "gold": {"3": 1}},
+    {"type": "reward", "item": "camel"},
+    {"type": "sell", "card": "nothing"},
+    {"type": "bonus", "card": cards.EIGHT_GOLD},
+]
+PUBLIC_BUT_PRIVATE = {"cards_seen", "paid", "gold_received", "bank_rounded"}
+
+
+def _seats(state: State) -> list[int]:
+    return [wait.seat for wait in RULES.waits(state)]
+
+
+def _view_text(state: State, seat: int | None) -> str:
+    return json.dumps(RULES.view(state, seat), sort_keys=True)
+
+
+def _blur_others(state: State, seat: int | None) -> State:
+    """The same state with every other seat's hand and sealed offering changed (the same card counts),
+    the free cards on provinces and the deck's order changed."""
+    players = state.players
+    for other, player in enumerate(players):
+        if other == seat:
+            continue
+        changed = evolve(
+            player, gold=(0, 0, 0, 0, sum(player.gold)), powers=(cards.NILE_BONUS,) * len(player.powers)
+        )
+        if player.offering is not None:
+            offering = player.offering
+            blurred = evolve(
+                offering,
+                gold=(sum(offering.gold), 0, 0, 0, 0),
+                powers=(cards.CARD_BONUS,) * len(offering.powers),
+            )
+            changed = evolve(changed, offering=blurred)
+        players = replaced(players, other, changed)
+    provinces = tuple(evolve(p, free_cards=(cards.FREE_FARMER,) * len(p.free_cards)) for p in state.provinces)
+    return evolve(state, players=players, provinces=provinces, deck=tuple(reversed(state.deck)))
+
+
+class AmunReGame(RuleBasedStateMachine):
+    state: State
+
+    @initialize(players=st.integers(3, 5), seed=st.integers(0, 2**40))
+    def start(self, players: int, seed: int) -> None:
+        self.seats = players
+        self.seed = seed
+        self.state = RULES.new_game(RULES.Options(), players, seed)
+        self.log: list[tuple[int, dict[str, Any]]] = []
+        self.points = [0] * players
+        self.ended = False
+
+    def _play(self, seat: int, order: Any) -> None:
+        outcome = RULES.apply(self.state, seat, order)
+        self.log.append((seat, dict(order)))
+        self.state = outcome.state
+        for event in outcome.events:
+            json.dumps(event.data)
+            if event.kind in PUBLIC_BUT_PRIVATE:
+                assert event.to == frozenset({event.data["seat"]})
+            else:
+                assert event.to is None
+
+    @precondition(lambda self: bool(_seats(self.state)))
+    @rule(pick=st.integers(0, 4), salt=st.integers(0, 2**32), count=st.integers(1, 12))
+    def play_samples(self, pick: int, salt: int, count: int) -> None:
+        rng = random.Random(salt)
+        for _ in range(count):
+            seats = _seats(self.state)
+            if not seats:
+                return
+            seat = seats[(pick + rng.randrange(5)) % len(seats)]
+            self._play(seat, RULES.sample_order(self.state, seat, rng))
+
+    @precondition(lambda self: bool(_seats(self.state)))
+    @rule(pick=st.integers(0, 4))
+    def play_default(self, pick: int) -> None:
+        seats = _seats(self.state)
+        seat = seats[pick % len(seats)]
+        self._play(seat, RULES.default_order(self.state, seat))
+
+    @rule(pick=st.integers(0, 4), bad=st.sampled_from(ALWAYS_ILLEGAL))
+    def refuse_illegal(self, pick: int, bad: dict[str, Any]) -> None:
+        before = RULES.dump(self.state)
+        with pytest.raises(RuleError):
+            RULES.apply(self.state, pick % self.seats, bad)
+        assert RULES.dump(self.state) == before
+
+    @rule(pick=st.integers(0, 4))
+    def refuse_a_seat_not_awaited(self, pick: int) -> None:
+        seats = _seats(self.state)
+        idle = [s for s in range(self.seats) if s not in seats]
+        if not idle or not seats:
+            return
+        with pytest.raises(RuleError) as caught:
+            RULES.apply(self.state, idle[pick % len(idle)], RULES.default_order(self.state, seats[0]))
+        assert caught.value.code == "not_awaited"
+
+    @invariant()
+    def cards_and_pieces_are_conserved(self) -> None:
+        state = self.state
+        assert state.gold_total() == GOLD_COUNTS
+        assert state.minus_three_total() == MINUS_THREE_CARDS
+        assert state.power_total() == 39
+        assert state.piece_totals() == (BLOCKS, PYRAMIDS, DOUBLES, FARMERS)
+        assert min(state.bank) >= 0 and min(min(p.gold) for p in state.players) >= 0
+        assert min(state.blocks, state.pyramids, state.doubles, state.farmers) >= 0
+
+    @invariant()
+    def points_never_decrease(self) -> None:
+        points = [player.points for player in self.state.players]
+        assert all(new >= old for new, old in zip(points, self.points, strict=True))
+        self.points = points
+
+    @invariant()
+    def defaults_are_legal_and_views_agree_with_waits(self) -> None:
+        seats = _seats(self.state)
+        for seat in range(self.seats):
+            assert (RULES.view(self.state, seat)["legal"]["phase"] is not None) == (seat in seats)
+        for seat in seats:
+            RULES.apply(self.state, seat, RULES.default_order(self.state, seat))
+
+    @invariant()
+    def views_hide_hands_offerings_and_decks(self) -> None:
+        for seat in [*range(self.seats), None]:
+            assert _view_text(self.state, seat) == _view_text(_blur_others(self.state, seat), seat)
+
+    @invariant()
+    def replay_gives_the_same_state(self) -> None:
+        over = self.state.phase == "over"
+        if self.ended or (len(self.log) % 25 and not over):
+            return
+        self.ended = over
+        state = RULES.new_game(RULES.Options(), self.seats, self.seed)
+        for seat, order in self.log:
+            state = RULES.apply(state, seat, order).state
+        assert state == self.state
+        assert RULES.load(json.loads(json.dumps(RULES.dump(state)))) == state
+        if over:
+            standings = RULES.standings(state)
+            assert standings is not None and sorted(s.seat for s in standings) == list(range(self.seats))
+
+    def teardown(self) -> None:
+        """Every example is played to the end, and the whole game replayed."""
+        if not hasattr(self, "state"):
+            return
+        rng = random.Random(self.seed)
+        while seats := _seats(self.state):
+            seat = rng.choice(seats)
+            self._play(seat, RULES.sample_order(self.state, seat, rng))
+            self.cards_and_pieces_are_conserved()
+        self.replay_gives_the_same_state()
+        assert self.state.phase == "over" and self.ended
+
+
+AmunReGame.TestCase.settings = settings(
+    max_examples=6,
+    stateful_step_count=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+test_random_games = AmunReGame.TestCase
+
+
+def test_random_games_reach_the_end() -> None:
+    """Whole games with random orders, 3 to 5 players: every one ends, with standings."""
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = RULES.new_game(RULES.Options(), 3 + seed % 3, seed)
+        for _ in range(2000):
+            seats = _seats(state)
+            if not seats:
+                break
+            seat = rng.choice(seats)
+            state = RULES.apply(state, seat, RULES.sample_order(state, seat, rng)).state
+        assert state.phase == "over" and RULES.standings(state) is not None
+        assert len(state.scores) == 2
