@@ -210,3 +210,64 @@ def test_sign_ups_never_confirmed_are_purged_once_their_link_has_expired(db: Any
         db.scalar(select(Notification).where(Notification.data["email"].as_string() == "stale@example.com"))
         is None
     )
+
+
+# --- log-out ends the session on the server ----------------------------------------------------------
+
+
+def _copy_of(app: Any, original: TestClient) -> TestClient:
+    """Another browser holding a copy of `original`'s cookie (a stolen cookie, say)."""
+    thief = TestClient(app)
+    thief.cookies.update(original.cookies)
+    thief.headers["X-CSRF-Token"] = original.headers["X-CSRF-Token"]
+    return thief
+
+
+@pytest.mark.parametrize("route", ["/api/v1/auth/logout", "/logout"])
+def test_a_copied_cookie_stops_working_after_log_out(app: Any, client: TestClient, route: str) -> None:
+    sign_up(client, "Alice")
+    with _copy_of(app, client) as thief:
+        assert thief.get("/api/v1/me").status_code == 200
+        if route.startswith("/api/"):
+            assert client.post(route).status_code == 204
+        else:
+            token = client.headers["X-CSRF-Token"]
+            assert client.post(route, data={"csrf_token": token}, follow_redirects=False).status_code == 303
+        assert client.get("/api/v1/me").status_code == 401
+        assert thief.get("/api/v1/me").status_code == 401
+        assert thief.get("/account", follow_redirects=False).status_code == 401
+
+
+def test_log_out_ends_only_its_own_session(make_client: Any, db: Any) -> None:
+    from sqlalchemy import func, select
+
+    from app.models import LoginSession
+
+    laptop, phone = make_client(), make_client()
+    sign_up(laptop, "Alice")
+    _csrf(phone)
+    phone.post("/api/v1/auth/login", json={"email": "alice@example.com", "password": PASSWORD})
+    assert db.scalar(select(func.count()).select_from(LoginSession)) == 2
+    db.commit()  # no read transaction left open (SQLite would lock the writers out)
+    assert laptop.post("/api/v1/auth/logout").status_code == 204
+    assert phone.get("/api/v1/me").status_code == 200
+    assert db.scalar(select(func.count()).select_from(LoginSession)) == 1
+    keys = db.scalars(select(LoginSession.key_hash)).all()
+    assert all(len(key) == 64 and key not in str(phone.cookies) for key in keys)  # only a hash is stored
+
+
+def test_a_session_ends_after_its_lifetime_and_is_purged(db: Any) -> None:
+    from datetime import timedelta
+
+    from app.models import LoginSession
+    from app.services import accounts
+    from tests.conftest import NOW
+    from tests.moderation.helpers import make_user
+
+    alice = make_user(db, "Alice")
+    key = accounts.open_login_session(db, alice, NOW, timedelta(days=30))
+    assert accounts.user_of_login_session(db, key, NOW + timedelta(days=29)) == alice
+    assert accounts.user_of_login_session(db, key, NOW + timedelta(days=30)) is None
+    assert accounts.purge_expired_login_sessions(db, NOW + timedelta(days=31)) == 1
+    db.commit()
+    assert db.query(LoginSession).count() == 0

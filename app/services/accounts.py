@@ -1,8 +1,10 @@
-"""Accounts: sign-up, log-in, profile, password, log out everywhere."""
+"""Accounts: sign-up, log-in and the sessions it opens, profile, password, log out everywhere."""
 
 from __future__ import annotations
 
+import hashlib
 import re
+import secrets
 import zoneinfo
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -12,7 +14,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.models import MailSettings, Notification, User
+from app.models import LoginSession, MailSettings, Notification, User
 from app.services import deadlines, sanctions, tokens
 from app.services.errors import ServiceError
 
@@ -312,8 +314,45 @@ def change_password(session: Session, user: User, current: str, new: str) -> Use
 
 def log_out_everywhere(session: Session, user: User) -> User:
     user.session_version += 1
+    session.execute(delete(LoginSession).where(LoginSession.user_id == user.id))
     session.commit()
     return user
+
+
+# --- log-in sessions ---------------------------------------------------------------------------------
+
+
+def _key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def open_login_session(session: Session, user: User, now: datetime, lifetime: timedelta) -> str:
+    """A new session for `user`; returns its key, for the cookie (the database keeps only its hash)."""
+    key = secrets.token_urlsafe(32)
+    session.add(
+        LoginSession(user_id=user.id, key_hash=_key_hash(key), created_at=now, expires_at=now + lifetime)
+    )
+    session.commit()
+    return key
+
+
+def user_of_login_session(session: Session, key: str, now: datetime) -> User | None:
+    """The user whose session has this key, while it lasts (None once logged out or expired)."""
+    row = session.scalar(select(LoginSession).where(LoginSession.key_hash == _key_hash(key)))
+    if row is None or row.expires_at <= now:
+        return None
+    return session.get(User, row.user_id)
+
+
+def close_login_session(session: Session, key: str) -> None:
+    """Log-out: the session's row goes, so its cookie (or any copy of it) no longer logs anyone in."""
+    session.execute(delete(LoginSession).where(LoginSession.key_hash == _key_hash(key)))
+    session.commit()
+
+
+def purge_expired_login_sessions(session: Session, now: datetime) -> int:
+    expired = session.execute(delete(LoginSession).where(LoginSession.expires_at <= now))
+    return int(getattr(expired, "rowcount", 0) or 0)
 
 
 def create_admin(session: Session, *, email: str, password: str, display_name: str) -> User:

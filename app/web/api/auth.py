@@ -65,7 +65,7 @@ def sign_up(
         language=body.language,
         time_zone=body.time_zone,
     )
-    log_in(request, user)
+    log_in(request, session, user)
     return Me.of(user, csrf_token(request))
 
 
@@ -74,19 +74,20 @@ def login(body: LogIn, request: Request, session: DB, limiter: Limiter, now: Now
     """A banned account gets 403 `account_banned`, with the ban's `reason` and `until` in `details`."""
     limiter.log_in(client_address(request), body.email)
     user = accounts.authenticate(session, body.email, body.password, now)
-    log_in(request, user)
+    log_in(request, session, user)
     return Me.of(user, csrf_token(request))
 
 
 @router.post("/auth/logout", status_code=204)
-def logout(request: Request) -> None:
-    log_out(request)
+def logout(request: Request, session: DB) -> None:
+    """Ends this session on the server too: a copy of its cookie no longer works."""
+    log_out(request, session)
 
 
 @router.post("/auth/logout-everywhere", status_code=204)
 def logout_everywhere(request: Request, session: DB, user: CurrentUser) -> None:
     accounts.log_out_everywhere(session, user)
-    log_out(request)
+    log_out(request, session)
 
 
 @router.get("/me")
@@ -109,4 +110,4 @@ def update_me(body: ProfileUpdate, request: Request, session: DB, user: CurrentU
 @router.post("/me/password", status_code=204)
 def change_password(body: PasswordChange, request: Request, session: DB, user: CurrentUser) -> None:
     accounts.change_password(session, user, body.current_password, body.new_password)
-    log_in(request, user)  # this session stays; every other one ends
+    log_in(request, session, user)  # this session stays; every other one ends
