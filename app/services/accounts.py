@@ -116,8 +116,12 @@ def sign_up(
 
 
 def queue_address_check(session: Session, user: User, address: str | None = None) -> None:
-    """A mail with a link that proves the address (the user's, or the new one they asked for) is theirs."""
-    session.add(Notification(user_id=user.id, kind="verify_email", data={"email": address or user.email}))
+    """A mail with a link that proves the address (the user's, or the new one they asked for) is theirs.
+
+    The row keeps which credentials the link is for, so that a mail rendered after a later sign-up replaced
+    them is not sent with a link that would confirm the newcomer's password (see `tokens`)."""
+    data = {"email": address or user.email, "credentials": tokens.password_fingerprint(user.password_hash)}
+    session.add(Notification(user_id=user.id, kind="verify_email", data=data))
 
 
 # --- sign-up by mail (no account enumeration) --------------------------------------------------------
@@ -139,8 +143,10 @@ def request_sign_up(
 
     A new address gets a pending account and the check mail (its link confirms the account, then the user
     logs in); an address with an account gets a mail telling its owner (at most a few a day); a barred
-    address gets nothing. A pending account's details are replaced by the newest sign-up's. Display names
-    are public, so a taken one is refused as usual.
+    address gets nothing. A pending account's details are replaced by the newest sign-up's, and only the
+    newest link confirms it: each link is bound to the password it was mailed for, so the owner's first
+    link never confirms someone else's later sign-up. Display names are public, so a taken one is
+    refused as usual.
     """
     email = check_email(email)
     name = check_display_name(display_name)
