@@ -271,3 +271,62 @@ def test_a_session_ends_after_its_lifetime_and_is_purged(db: Any) -> None:
     assert accounts.purge_expired_login_sessions(db, NOW + timedelta(days=31)) == 1
     db.commit()
     assert db.query(LoginSession).count() == 0
+
+
+# --- address change ----------------------------------------------------------------------------------
+
+
+def _ask_for(client: TestClient, email: str, password: str | None = PASSWORD) -> Any:
+    body = {"email": email} if password is None else {"email": email, "current_password": password}
+    return client.patch("/api/v1/me", json=body)
+
+
+def test_an_address_change_answers_the_same_whether_or_not_the_address_is_taken(make_client: Any) -> None:
+    alice, bob = make_client(), make_client()
+    sign_up(alice, "Alice")
+    sign_up(bob, "Bob")
+    free, taken = _ask_for(alice, "free@example.com"), _ask_for(alice, "bob@example.com")
+    assert (free.status_code, taken.status_code) == (200, 200)
+    free_body, taken_body = free.json(), taken.json()
+    assert (free_body["pending_email"], taken_body["pending_email"]) == (
+        "free@example.com",
+        "bob@example.com",
+    )
+    assert {k: v for k, v in free_body.items() if k != "pending_email"} == {
+        k: v for k, v in taken_body.items() if k != "pending_email"
+    }
+
+
+def test_an_address_change_needs_the_current_password(make_client: Any) -> None:
+    alice = make_client()
+    sign_up(alice, "Alice")
+    for password in (None, "not the password"):
+        refused = _ask_for(alice, "thief@example.com", password)
+        assert (refused.status_code, _error(refused)["code"], _error(refused)["field"]) == (
+            401,
+            "bad_credentials",
+            "current_password",
+        )
+    assert alice.get("/api/v1/me").json()["pending_email"] is None
+    other_fields = alice.patch("/api/v1/me", json={"language": "fr"})  # the rest needs no password
+    assert other_fields.status_code == 200
+    token = alice.headers["X-CSRF-Token"]
+    form = {"display_name": "Alice", "email": "thief@example.com", "language": "en", "time_zone": "UTC"}
+    form["current_password"] = PASSWORD
+    page = alice.post("/account", data={**form, "csrf_token": token}, follow_redirects=False)
+    assert page.status_code == 303
+    assert alice.get("/api/v1/me").json()["pending_email"] == "thief@example.com"
+
+
+def test_address_changes_are_rate_limited_per_account_and_per_address(make_client: Any) -> None:
+    alice, bob = make_client(), make_client()
+    sign_up(alice, "Alice")
+    sign_up(bob, "Bob")
+    asked = ["target", "a1", "target", "a2"]
+    assert [_ask_for(alice, f"{name}@example.com").status_code for name in asked] == [200, 200, 200, 429]
+    # one address: a few check mails an hour, whichever accounts ask for it
+    asked = ["target", "b1", "target"]
+    assert [_ask_for(bob, f"{name}@example.com").status_code for name in asked] == [200, 200, 429]
+    assert bob.get("/api/v1/me").json()["pending_email"] == "b1@example.com"
+    wrong_guesses = [_ask_for(bob, f"c{n}@example.com", "guess").status_code for n in range(2)]
+    assert wrong_guesses == [429, 429]  # the password is not guessed through this form either

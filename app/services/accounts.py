@@ -265,16 +265,22 @@ def get_user(session: Session, user_id: int) -> User | None:
     return session.get(User, user_id)
 
 
-def update_profile(session: Session, user: User, profile: Profile, now: datetime) -> User:
-    """Save the profile. A new e-mail address only waits for its check (see `ask_for_address`)."""
+def update_profile(
+    session: Session, user: User, profile: Profile, now: datetime, current_password: str = ""
+) -> User:
+    """Save the profile. A new e-mail address needs the current password (a stolen session must not be
+    enough to take the account over), then waits for its check (see `ask_for_address`)."""
     email = check_email(profile.email)
     name = check_display_name(profile.display_name)
     language = check_language(profile.language)
     zone = check_time_zone(profile.time_zone)
     _refuse_taken_name(session, name, exclude_id=user.id)
+    new_address = is_new_address(user, email)
+    if new_address:
+        _require_password(user, current_password)
     zone_changed = zone != user.time_zone
     user.display_name, user.language, user.time_zone = name, language, zone
-    if email != user.email and email != user.pending_email:
+    if new_address:
         ask_for_address(session, user, email, now)
     if zone_changed:  # availability windows are read in the user's zone: running deadlines move with it
         deadlines.recompute_games_of(session, user.id, now)
@@ -282,18 +288,24 @@ def update_profile(session: Session, user: User, profile: Profile, now: datetime
     return user
 
 
+def is_new_address(user: User, email: str) -> bool:
+    """Whether asking for `email` is a change of address (not the current one, nor the one pending)."""
+    address = normalise_email(email)
+    return address not in (user.email, user.pending_email)
+
+
 def ask_for_address(session: Session, user: User, email: str, now: datetime) -> None:
     """The user wants `email` as their address: it becomes theirs when they follow the link mailed there.
 
     The answer is the same whoever has the address, so that nobody learns which addresses have accounts:
-    an address another account has gets a mail telling its owner instead; a barred one gets nothing.
+    the address is pending in every case, but only a free one gets the link; an address another account
+    has gets a mail telling its owner instead; a barred one gets nothing.
     """
-    user.pending_email = None
+    user.pending_email = email
     owner = session.scalar(select(User).where(User.email == email))
     if owner is not None:
         _tell_owner_of_attempt(session, owner, now, kind="address_attempt")
     elif not sanctions.is_barred_address(session, email):
-        user.pending_email = email
         queue_address_check(session, user, email)
 
 
@@ -308,9 +320,13 @@ def confirm_address(session: Session, user: User, email: str) -> None:
     user.email, user.pending_email = email, None
 
 
-def change_password(session: Session, user: User, current: str, new: str) -> User:
+def _require_password(user: User, current: str) -> None:
     if not _hasher.verify(current, user.password_hash):
         raise ServiceError("bad_credentials", "The current password is wrong.", "current_password")
+
+
+def change_password(session: Session, user: User, current: str, new: str) -> User:
+    _require_password(user, current)
     check_password(new, user.email)
     user.password_hash = _hasher.hash(new)
     user.session_version += 1  # every other session ends

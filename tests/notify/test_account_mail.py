@@ -134,7 +134,9 @@ def test_a_new_address_is_used_once_its_link_is_followed(
 
     alice = make_user(db, "Alice")
     log_in(mail_client, alice)
-    asked = mail_client.patch("/api/v1/me", json={"email": "Alice.New@example.com"})
+    asked = mail_client.patch(
+        "/api/v1/me", json={"email": "Alice.New@example.com", "current_password": PASSWORD}
+    )
     assert asked.status_code == 200
     assert (asked.json()["email"], asked.json()["pending_email"]) == (
         "alice@example.com",
@@ -164,11 +166,12 @@ def test_asking_for_a_taken_address_looks_the_same_and_tells_its_owner(
     alice, bob = make_user(db, "Alice"), make_user(db, "Bob")
     alice_id = alice.id
     log_in(mail_client, alice)
-    free = mail_client.patch("/api/v1/me", json={"email": "free@example.com"})
-    taken = mail_client.patch("/api/v1/me", json={"email": "bob@example.com"})
+    free = mail_client.patch("/api/v1/me", json={"email": "free@example.com", "current_password": PASSWORD})
+    taken = mail_client.patch("/api/v1/me", json={"email": "bob@example.com", "current_password": PASSWORD})
     assert free.status_code == taken.status_code == 200
     assert taken.json()["email"] == "alice@example.com"
-    assert taken.json()["pending_email"] is None  # the earlier request is withdrawn, as for any new one
+    assert free.json()["pending_email"] == "free@example.com"
+    assert taken.json()["pending_email"] == "bob@example.com"  # pending as any other (no link is sent)
     assert [row.kind for row in notifications_of(db, bob)] == ["address_attempt"]
     run_mail()
     to_bob = sink.to("bob@example.com")

@@ -96,14 +96,20 @@ def me(request: Request, user: CurrentUser) -> Me:
 
 
 @router.patch("/me")
-def update_me(body: ProfileUpdate, request: Request, session: DB, user: CurrentUser, now: Now) -> Me:
+def update_me(
+    body: ProfileUpdate, request: Request, session: DB, limiter: Limiter, user: CurrentUser, now: Now
+) -> Me:
+    """A new `email` needs `current_password`; the answer is the same whether or not the address is taken
+    (`pending_email` shows it either way; only a free address gets the check link)."""
     profile = accounts.Profile(
         display_name=body.display_name or user.display_name,
         email=body.email or user.email,
         language=body.language or user.language,
         time_zone=body.time_zone or user.time_zone,
     )
-    accounts.update_profile(session, user, profile, now)
+    if accounts.is_new_address(user, profile.email):
+        limiter.address_change(user.id, profile.email)
+    accounts.update_profile(session, user, profile, now, body.current_password)
     return Me.of(user, csrf_token(request))
 
 

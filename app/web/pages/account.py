@@ -126,9 +126,13 @@ def update_account(
     language: Annotated[str, Form()],
     time_zone: Annotated[str, Form()],
     now: Now,
+    limiter: Limiter,
+    current_password: Annotated[str, Form(max_length=256)] = "",
 ) -> Response:
     profile = accounts.Profile(display_name=display_name, email=email, language=language, time_zone=time_zone)
-    accounts.update_profile(session, user, profile, now)
+    if accounts.is_new_address(user, email):
+        limiter.address_change(user.id, email)
+    accounts.update_profile(session, user, profile, now, current_password)
     return _home("/account?saved=true")
 
 
