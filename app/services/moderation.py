@@ -70,8 +70,8 @@ def played_in(session: Session, user_id: int, game_id: int) -> bool:
 def conflict_of_interest(
     session: Session, user: User, *, game_id: int | None = None, subject_id: int | None = None
 ) -> str | None:
-    """ "about_self" when the user is the subject (of a report), "own_game" when they play or played in the
-    game; None when they may judge it."""
+    """Why `user` may not judge this: "about_self" (they are its subject), "own_game" (they play or played
+    in its game); None when they may."""
     if subject_id is not None and subject_id == user.id:
         return "about_self"
     if game_id is not None and played_in(session, user.id, game_id):
@@ -396,16 +396,18 @@ def user_record(session: Session, viewer: User, user_id: int, now: datetime) -> 
         )
         for row in rows
     ]
-    reports = session.scalars(
-        select(Report).where(Report.subject_id == user.id).order_by(Report.id.desc()).limit(SEARCH_LIMIT)
-    )
+    about = select(Report).where(Report.subject_id == user.id).order_by(Report.id.desc()).limit(SEARCH_LIMIT)
+    own_record = (
+        viewer.id == user.id and not viewer.is_admin
+    )  # no reports about oneself (conflict of interest)
+    reports = [] if own_record else list(session.scalars(about))
     games = session.scalars(
         select(Game)
         .join(Seat, Seat.game_id == Game.id)
         .where(Seat.user_id == user.id, Seat.status == "playing", Game.status.in_(("open", "active")))
         .order_by(Game.id)
     )
-    return UserRecord(user, infos, list(reports), list(games))
+    return UserRecord(user, infos, reports, list(games))
 
 
 def find_users(session: Session, viewer: User, text: str) -> list[User]:

@@ -120,3 +120,10 @@ def test_an_administrator_may_handle_a_report_about_themselves_and_it_is_audited
     entry = db.scalar(select(AuditEntry).where(AuditEntry.report_id == report.id))
     assert entry is not None and (entry.action, entry.conflict) == ("report.dismiss", "about_self")
     assert moderation.conflict_of_interest(db, admin, subject_id=admin.id) == "about_self"
+
+
+def test_a_moderators_own_record_leaves_out_the_reports_about_them(db: Session) -> None:
+    mod, colleague = make_user(db, "Mod", "moderator"), make_user(db, "Colleague", "moderator")
+    report = _report_about(db, mod)
+    assert moderation.user_record(db, mod, mod.id, now()).reports_about == []
+    assert [r.id for r in moderation.user_record(db, colleague, mod.id, now()).reports_about] == [report.id]
