@@ -7,6 +7,7 @@ import getpass
 import sys
 from datetime import UTC, datetime
 
+from pydantic import ValidationError
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -47,7 +48,12 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("demo", help="create demo players and a running game")
     args = parser.parse_args(argv)
 
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as error:  # a setting the server must not start with: say which, and why
+        for problem in error.errors():
+            print(f"error: {problem['msg'].removeprefix('Value error, ')}", file=sys.stderr)
+        return 2
     try:
         if args.command == "serve":
             return _serve(settings, args.host, args.port, args.no_jobs)

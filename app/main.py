@@ -22,7 +22,7 @@ from app.services import live, queue
 from app.services.jobs import Jobs
 from app.services.mail_jobs import MailJobs
 from app.settings import Settings
-from app.web import api, errors, pages
+from app.web import api, errors, pages, redaction
 from app.web.emails import EmailRenderer
 from app.web.pages import mail_links
 from app.web.ratelimit import RateLimiter
@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
+    redaction.install()
     engine = make_engine(settings.sqlalchemy_url)
 
     @contextlib.asynccontextmanager

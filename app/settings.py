@@ -5,10 +5,12 @@ from __future__ import annotations
 from functools import cached_property
 from pathlib import Path
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEVELOPMENT_SECRET = "development-only-secret-change-me"
+ENVIRONMENTS = ("development", "production")
+MIN_PRODUCTION_SECRET_BYTES = 32  # the key signs session cookies and mail links: guessing it is forging them
 
 
 class Settings(BaseSettings):
@@ -46,10 +48,25 @@ class Settings(BaseSettings):
         None, description="sign-up waits for the address check (no account enumeration); empty: in production"
     )
 
+    @field_validator("environment")
+    @classmethod
+    def _known_environment(cls, value: str) -> str:
+        """Only the documented values: a typo ("prod", "Production") must not quietly mean development."""
+        if value not in ENVIRONMENTS:
+            raise ValueError(f"ENVIRONMENT is 'development' or 'production', not {value!r}")
+        return value
+
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
-        if self.environment == "production" and self.secret_key == DEVELOPMENT_SECRET:
-            raise ValueError("SECRET_KEY must be set in production")
+        if self.environment != "production":
+            return self
+        if self.secret_key == DEVELOPMENT_SECRET:
+            raise ValueError("SECRET_KEY must be set in production (the default one is public)")
+        if len(self.secret_key.encode()) < MIN_PRODUCTION_SECRET_BYTES:
+            raise ValueError(
+                f"SECRET_KEY must have at least {MIN_PRODUCTION_SECRET_BYTES} bytes in production "
+                "(for example: python3 -c 'import secrets; print(secrets.token_urlsafe(32))')"
+            )
         return self
 
     @cached_property
@@ -68,7 +85,7 @@ class Settings(BaseSettings):
 
     @property
     def development(self) -> bool:
-        return self.environment != "production"
+        return self.environment == "development"
 
     @property
     def confirms_signups(self) -> bool:

@@ -210,3 +210,123 @@ def test_sign_ups_never_confirmed_are_purged_once_their_link_has_expired(db: Any
         db.scalar(select(Notification).where(Notification.data["email"].as_string() == "stale@example.com"))
         is None
     )
+
+
+# --- log-out ends the session on the server ----------------------------------------------------------
+
+
+def _copy_of(app: Any, original: TestClient) -> TestClient:
+    """Another browser holding a copy of `original`'s cookie (a stolen cookie, say)."""
+    thief = TestClient(app)
+    thief.cookies.update(original.cookies)
+    thief.headers["X-CSRF-Token"] = original.headers["X-CSRF-Token"]
+    return thief
+
+
+@pytest.mark.parametrize("route", ["/api/v1/auth/logout", "/logout"])
+def test_a_copied_cookie_stops_working_after_log_out(app: Any, client: TestClient, route: str) -> None:
+    sign_up(client, "Alice")
+    with _copy_of(app, client) as thief:
+        assert thief.get("/api/v1/me").status_code == 200
+        if route.startswith("/api/"):
+            assert client.post(route).status_code == 204
+        else:
+            token = client.headers["X-CSRF-Token"]
+            assert client.post(route, data={"csrf_token": token}, follow_redirects=False).status_code == 303
+        assert client.get("/api/v1/me").status_code == 401
+        assert thief.get("/api/v1/me").status_code == 401
+        assert thief.get("/account", follow_redirects=False).status_code == 401
+
+
+def test_log_out_ends_only_its_own_session(make_client: Any, db: Any) -> None:
+    from sqlalchemy import func, select
+
+    from app.models import LoginSession
+
+    laptop, phone = make_client(), make_client()
+    sign_up(laptop, "Alice")
+    _csrf(phone)
+    phone.post("/api/v1/auth/login", json={"email": "alice@example.com", "password": PASSWORD})
+    assert db.scalar(select(func.count()).select_from(LoginSession)) == 2
+    db.commit()  # no read transaction left open (SQLite would lock the writers out)
+    assert laptop.post("/api/v1/auth/logout").status_code == 204
+    assert phone.get("/api/v1/me").status_code == 200
+    assert db.scalar(select(func.count()).select_from(LoginSession)) == 1
+    keys = db.scalars(select(LoginSession.key_hash)).all()
+    assert all(len(key) == 64 and key not in str(phone.cookies) for key in keys)  # only a hash is stored
+
+
+def test_a_session_ends_after_its_lifetime_and_is_purged(db: Any) -> None:
+    from datetime import timedelta
+
+    from app.models import LoginSession
+    from app.services import accounts
+    from tests.conftest import NOW
+    from tests.moderation.helpers import make_user
+
+    alice = make_user(db, "Alice")
+    key = accounts.open_login_session(db, alice, NOW, timedelta(days=30))
+    assert accounts.user_of_login_session(db, key, NOW + timedelta(days=29)) == alice
+    assert accounts.user_of_login_session(db, key, NOW + timedelta(days=30)) is None
+    assert accounts.purge_expired_login_sessions(db, NOW + timedelta(days=31)) == 1
+    db.commit()
+    assert db.query(LoginSession).count() == 0
+
+
+# --- address change ----------------------------------------------------------------------------------
+
+
+def _ask_for(client: TestClient, email: str, password: str | None = PASSWORD) -> Any:
+    body = {"email": email} if password is None else {"email": email, "current_password": password}
+    return client.patch("/api/v1/me", json=body)
+
+
+def test_an_address_change_answers_the_same_whether_or_not_the_address_is_taken(make_client: Any) -> None:
+    alice, bob = make_client(), make_client()
+    sign_up(alice, "Alice")
+    sign_up(bob, "Bob")
+    free, taken = _ask_for(alice, "free@example.com"), _ask_for(alice, "bob@example.com")
+    assert (free.status_code, taken.status_code) == (200, 200)
+    free_body, taken_body = free.json(), taken.json()
+    assert (free_body["pending_email"], taken_body["pending_email"]) == (
+        "free@example.com",
+        "bob@example.com",
+    )
+    assert {k: v for k, v in free_body.items() if k != "pending_email"} == {
+        k: v for k, v in taken_body.items() if k != "pending_email"
+    }
+
+
+def test_an_address_change_needs_the_current_password(make_client: Any) -> None:
+    alice = make_client()
+    sign_up(alice, "Alice")
+    for password in (None, "not the password"):
+        refused = _ask_for(alice, "thief@example.com", password)
+        assert (refused.status_code, _error(refused)["code"], _error(refused)["field"]) == (
+            401,
+            "bad_credentials",
+            "current_password",
+        )
+    assert alice.get("/api/v1/me").json()["pending_email"] is None
+    other_fields = alice.patch("/api/v1/me", json={"language": "fr"})  # the rest needs no password
+    assert other_fields.status_code == 200
+    token = alice.headers["X-CSRF-Token"]
+    form = {"display_name": "Alice", "email": "thief@example.com", "language": "en", "time_zone": "UTC"}
+    form["current_password"] = PASSWORD
+    page = alice.post("/account", data={**form, "csrf_token": token}, follow_redirects=False)
+    assert page.status_code == 303
+    assert alice.get("/api/v1/me").json()["pending_email"] == "thief@example.com"
+
+
+def test_address_changes_are_rate_limited_per_account_and_per_address(make_client: Any) -> None:
+    alice, bob = make_client(), make_client()
+    sign_up(alice, "Alice")
+    sign_up(bob, "Bob")
+    asked = ["target", "a1", "target", "a2"]
+    assert [_ask_for(alice, f"{name}@example.com").status_code for name in asked] == [200, 200, 200, 429]
+    # one address: a few check mails an hour, whichever accounts ask for it
+    asked = ["target", "b1", "target"]
+    assert [_ask_for(bob, f"{name}@example.com").status_code for name in asked] == [200, 200, 429]
+    assert bob.get("/api/v1/me").json()["pending_email"] == "b1@example.com"
+    wrong_guesses = [_ask_for(bob, f"c{n}@example.com", "guess").status_code for n in range(2)]
+    assert wrong_guesses == [429, 429]  # the password is not guessed through this form either

@@ -3,8 +3,9 @@
 The visitors: anonymous; an outsider (signed in, a spectator of every game); the player who made the
 running game and the partner who plays it with them; the creator of a game still forming; a muted player
 of the running game; a banned user (who was logged in when the ban fell: their session is dead); a
-moderator and an admin. Routes come from the router itself, so a new route without an entry fails
-`test_every_route_is_in_the_table`.
+moderator and an admin; a moderator in their own game (seated in the running game: no intervention in
+it) and a moderator reported (the subject of a second report: they may not read or handle it). Routes
+come from the router itself, so a new route without an entry fails `test_every_route_is_in_the_table`.
 """
 
 from __future__ import annotations
@@ -16,19 +17,34 @@ from typing import Any
 import pytest
 from fastapi import routing
 from fastapi.routing import APIRoute
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
-from app.models import User
+from app.models import Seat, User
 from app.services import moderation, reports
 from tests.conftest import sign_up
 from tests.moderation.helpers import fast_passwords
 
-ROLES = ("anonymous", "outsider", "player", "partner", "creator", "muted", "banned", "moderator", "admin")
+ROLES = (
+    "anonymous",
+    "outsider",
+    "player",
+    "partner",
+    "creator",
+    "muted",
+    "banned",
+    "moderator",
+    "admin",
+    "seated_moderator",
+    "reported_moderator",
+)
 PLAIN = ("outsider", "player", "partner", "creator", "muted")  # signed in, no role
+MODERATORS = ("moderator", "seated_moderator", "reported_moderator")
 OPEN, ACTIVE = "{open}", "{active}"
 USER, SEAT = "{user}", "{seat}"  # the Player's user id; seat 0
 REPORT, SANCTION = "{report}", "{sanction}"  # the Player's report of the Partner; the Muted's mute
+ON_MOD = "{report_on_mod}"  # the Player's report of the Reported_moderator
 MISSING = "{missing}"  # an id nothing has (a pause, a mail)
 TOKEN = "{token}"  # a token nobody signed
 
@@ -44,11 +60,21 @@ def signed_in(status: int, **others: int) -> dict[str, int]:
 
 def staff(status: int, **others: int) -> dict[str, int]:
     """Moderators and admins get `status` (or their own); other visitors are refused."""
-    return {**signed_in(403), "moderator": status, "admin": status, **others}
+    return {**signed_in(403), **dict.fromkeys(MODERATORS, status), "admin": status, **others}
 
 
 def admins(status: int) -> dict[str, int]:
-    return staff(status, moderator=403)
+    return staff(status, **dict.fromkeys(MODERATORS, 403))
+
+
+def not_in_own_game(status: int, **others: int) -> dict[str, int]:
+    """An intervention in the running game: refused to the moderator seated in it (before anything else)."""
+    return staff(status, seated_moderator=403, **others)
+
+
+def not_about_self(status: int, **others: int) -> dict[str, int]:
+    """An action on the report about the Reported_moderator: refused to them, whatever its status."""
+    return staff(status, reported_moderator=403, **others)
 
 
 def but(expected: dict[str, int], *left_out: str) -> dict[str, int]:
@@ -57,6 +83,7 @@ def but(expected: dict[str, int], *left_out: str) -> dict[str, int]:
 
 
 REASON = {"reason": "Checked by the matrix"}
+AFTER_ADMIN_409 = dict.fromkeys(("admin", "seated_moderator", "reported_moderator"), 409)  # done by then
 
 # (method, path, body, {role: status}); a role left out is not checked for that route. Roles are tried in
 # the order of ROLES, in one world per entry, so an entry can expect the second actor to find it done.
@@ -115,7 +142,7 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         "POST",
         f"/api/v1/games/{ACTIVE}/orders",
         {"order": {"type": "pick", "value": 1}, "expected_version": 1},
-        signed_in(403, player=200, partner=200, muted=200),
+        signed_in(403, player=200, partner=200, muted=200, seated_moderator=200),
     ),
     ("GET", "/games/new", None, signed_in(200)),
     ("POST", "/games", {"game_type": "fake", "players": "2"}, signed_in(303)),
@@ -130,7 +157,7 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         "POST",
         f"/games/{ACTIVE}/orders",
         {"expected_version": "1", "type": "pick", "value": "2"},
-        signed_in(403, player=303, partner=303, muted=303),
+        signed_in(403, player=303, partner=303, muted=303, seated_moderator=303),
     ),
     # messages and notifications
     ("GET", f"/api/v1/games/{ACTIVE}/messages", None, everyone(200)),
@@ -138,9 +165,14 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         "POST",
         f"/api/v1/games/{ACTIVE}/messages",
         {"body": "Hello"},
-        signed_in(403, player=201, partner=201),
+        signed_in(403, player=201, partner=201, seated_moderator=201),
     ),
-    ("POST", f"/games/{ACTIVE}/messages", {"body": "Hello"}, signed_in(403, player=303, partner=303)),
+    (
+        "POST",
+        f"/games/{ACTIVE}/messages",
+        {"body": "Hello"},
+        signed_in(403, player=303, partner=303, seated_moderator=303),
+    ),
     ("GET", "/api/v1/me/notifications", None, signed_in(200)),
     ("PUT", "/api/v1/me/notifications", {"modes": {}}, signed_in(200)),
     ("GET", "/account/notifications", None, signed_in(200)),
@@ -160,8 +192,9 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
     ("GET", "/admin/mail", None, admins(200)),
     ("POST", f"/admin/mail/{MISSING}/retry", {}, admins(404)),
     ("POST", "/admin/mail/failing", {"email": "partner@example.com"}, admins(303)),
-    ("GET", "/dev/mail", None, everyone(200)),
-    ("GET", "/dev/mail/nothing.eml", None, everyone(404)),
+    # the test client is not on loopback: only administrators see the mails written to files
+    ("GET", "/dev/mail", None, {**everyone(403), "admin": 200}),
+    ("GET", "/dev/mail/nothing.eml", None, {**everyone(403), "admin": 404}),
     # the clock: time, pauses, seats, the admins' view
     ("GET", "/api/v1/me/availability", None, signed_in(200)),
     ("PUT", "/api/v1/me/availability", {"windows": []}, signed_in(200)),
@@ -170,14 +203,19 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
     ("POST", f"/api/v1/me/pauses/{MISSING}/remove", None, signed_in(404)),
     ("GET", "/api/v1/me/deadlines", None, signed_in(200)),
     ("GET", f"/api/v1/games/{ACTIVE}/seats", None, everyone(200)),
-    ("POST", f"/api/v1/games/{ACTIVE}/quit", {}, signed_in(403, player=200, partner=200, muted=200)),
+    (
+        "POST",
+        f"/api/v1/games/{ACTIVE}/quit",
+        {},
+        signed_in(403, player=200, partner=200, muted=200, seated_moderator=200),
+    ),
     ("POST", f"/api/v1/games/{ACTIVE}/seats/{SEAT}/take", None, signed_in(409, player=409)),
     ("POST", f"/api/v1/games/{ACTIVE}/seats/{SEAT}/decline", None, signed_in(403)),
     (
         "POST",
         f"/api/v1/games/{ACTIVE}/seats/{SEAT}/evict-vote",
         None,
-        but(signed_in(403), "player", "partner", "muted"),
+        but(signed_in(403), "player", "partner", "muted", "seated_moderator"),
     ),
     ("GET", "/api/v1/open-seats", None, everyone(200)),
     ("GET", "/api/v1/admin/clock", None, admins(200)),
@@ -187,14 +225,19 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
     ("POST", "/time/pauses", {}, signed_in(422)),
     ("POST", f"/time/pauses/{MISSING}/remove", {}, signed_in(404)),
     ("GET", f"/games/{ACTIVE}/seats", None, everyone(200)),
-    ("POST", f"/games/{ACTIVE}/quit", {}, signed_in(403, player=303, partner=303, muted=303)),
+    (
+        "POST",
+        f"/games/{ACTIVE}/quit",
+        {},
+        signed_in(403, player=303, partner=303, muted=303, seated_moderator=303),
+    ),
     ("POST", f"/games/{ACTIVE}/seats/{SEAT}/take", {}, signed_in(409)),
     ("POST", f"/games/{ACTIVE}/seats/{SEAT}/decline", {}, signed_in(403)),
     (
         "POST",
         f"/games/{ACTIVE}/seats/{SEAT}/evict-vote",
         {},
-        but(signed_in(403), "player", "partner", "muted"),
+        but(signed_in(403), "player", "partner", "muted", "seated_moderator"),
     ),
     ("GET", "/seats", None, everyone(200)),
     ("GET", "/admin/clock", None, admins(200)),
@@ -237,13 +280,32 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
     ("GET", "/api/v1/moderation/reports", None, staff(200)),
     ("GET", f"/api/v1/moderation/reports/{REPORT}", None, staff(200)),
     ("POST", f"/api/v1/moderation/reports/{REPORT}/assign", {}, staff(200)),
+    ("GET", f"/api/v1/moderation/reports/{ON_MOD}", None, not_about_self(200)),
+    ("POST", f"/api/v1/moderation/reports/{ON_MOD}/assign", {}, not_about_self(200)),
+    (
+        "POST",
+        f"/api/v1/moderation/reports/{ON_MOD}/resolve",
+        {"outcome": "no_violation"},
+        not_about_self(200, admin=409, seated_moderator=409),
+    ),
+    (
+        "POST",
+        f"/api/v1/moderation/reports/{ON_MOD}/dismiss",
+        {},
+        not_about_self(200, admin=409, seated_moderator=409),
+    ),
     (
         "POST",
         f"/api/v1/moderation/reports/{REPORT}/resolve",
         {"outcome": "no_violation"},
-        staff(200, admin=409),
+        staff(200, **AFTER_ADMIN_409),
     ),
-    ("POST", f"/api/v1/moderation/reports/{REPORT}/dismiss", {}, staff(200, admin=409)),
+    (
+        "POST",
+        f"/api/v1/moderation/reports/{REPORT}/dismiss",
+        {},
+        staff(200, **AFTER_ADMIN_409),
+    ),
     ("GET", "/api/v1/moderation/users?q=a", None, staff(200)),
     ("GET", f"/api/v1/moderation/users/{USER}", None, staff(200)),
     (
@@ -252,21 +314,41 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         {"kind": "mute", "hours": 1, **REASON},
         staff(201),
     ),
-    ("POST", f"/api/v1/moderation/sanctions/{SANCTION}/lift", REASON, staff(200, admin=409)),
+    ("POST", f"/api/v1/moderation/sanctions/{SANCTION}/lift", REASON, staff(200, **AFTER_ADMIN_409)),
     ("GET", f"/api/v1/moderation/games/{ACTIVE}", None, staff(200)),
-    ("POST", f"/api/v1/moderation/games/{ACTIVE}/hold", {"kind": "paused", **REASON}, staff(200, admin=409)),
-    ("POST", f"/api/v1/moderation/games/{ACTIVE}/resume", REASON, staff(409)),
-    ("POST", f"/api/v1/moderation/games/{ACTIVE}/extend", {"seat": 0, "hours": 1, **REASON}, staff(200)),
-    ("POST", f"/api/v1/moderation/games/{ACTIVE}/remove", {"seat": 0, **REASON}, staff(200, admin=409)),
+    (
+        "POST",
+        f"/api/v1/moderation/games/{ACTIVE}/hold",
+        {"kind": "paused", **REASON},
+        not_in_own_game(200, admin=409, reported_moderator=409),
+    ),
+    ("POST", f"/api/v1/moderation/games/{ACTIVE}/resume", REASON, not_in_own_game(409)),
+    (
+        "POST",
+        f"/api/v1/moderation/games/{ACTIVE}/extend",
+        {"seat": SEAT, "hours": 1, **REASON},
+        not_in_own_game(200),
+    ),
+    (
+        "POST",
+        f"/api/v1/moderation/games/{ACTIVE}/remove",
+        {"seat": SEAT, **REASON},
+        not_in_own_game(200, admin=409, reported_moderator=409),
+    ),
     (
         "POST",
         f"/api/v1/moderation/games/{ACTIVE}/replace",
-        {"seat": 0, "replacement": "Outsider", **REASON},
-        staff(200, admin=409),
+        {"seat": SEAT, "replacement": "Outsider", **REASON},
+        not_in_own_game(200, admin=409, reported_moderator=409),
     ),
-    ("POST", f"/api/v1/moderation/games/{ACTIVE}/abort", REASON, staff(200, admin=409)),
-    ("POST", f"/api/v1/moderation/games/{ACTIVE}/rollback", {"to_seq": 1, **REASON}, staff(422)),
-    ("POST", f"/api/v1/moderation/games/{ACTIVE}/reveal", REASON, staff(200)),
+    (
+        "POST",
+        f"/api/v1/moderation/games/{ACTIVE}/abort",
+        REASON,
+        not_in_own_game(200, admin=409, reported_moderator=409),
+    ),
+    ("POST", f"/api/v1/moderation/games/{ACTIVE}/rollback", {"to_seq": 1, **REASON}, not_in_own_game(422)),
+    ("POST", f"/api/v1/moderation/games/{ACTIVE}/reveal", REASON, not_in_own_game(200)),
     ("POST", f"/api/v1/admin/users/{USER}/role", {"role": "moderator", **REASON}, admins(200)),
     (
         "POST",
@@ -281,8 +363,27 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
     ("GET", "/moderation", None, staff(200)),
     ("GET", f"/moderation/reports/{REPORT}", None, staff(200)),
     ("POST", f"/moderation/reports/{REPORT}/assign", {}, staff(303)),
-    ("POST", f"/moderation/reports/{REPORT}/resolve", {"outcome": "no_violation"}, staff(303, admin=409)),
-    ("POST", f"/moderation/reports/{REPORT}/dismiss", {}, staff(303, admin=409)),
+    (
+        "POST",
+        f"/moderation/reports/{REPORT}/resolve",
+        {"outcome": "no_violation"},
+        staff(303, **AFTER_ADMIN_409),
+    ),
+    ("POST", f"/moderation/reports/{REPORT}/dismiss", {}, staff(303, **AFTER_ADMIN_409)),
+    ("GET", f"/moderation/reports/{ON_MOD}", None, not_about_self(200)),
+    ("POST", f"/moderation/reports/{ON_MOD}/assign", {}, not_about_self(303)),
+    (
+        "POST",
+        f"/moderation/reports/{ON_MOD}/resolve",
+        {"outcome": "no_violation"},
+        not_about_self(303, admin=409, seated_moderator=409),
+    ),
+    (
+        "POST",
+        f"/moderation/reports/{ON_MOD}/dismiss",
+        {},
+        not_about_self(303, admin=409, seated_moderator=409),
+    ),
     ("GET", "/moderation/users?q=a", None, staff(200)),
     ("GET", f"/moderation/users/{USER}", None, staff(200)),
     (
@@ -291,21 +392,41 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         {"kind": "mute", "duration": "1", **REASON},
         staff(303),
     ),
-    ("POST", f"/moderation/sanctions/{SANCTION}/lift", REASON, staff(303, admin=409)),
+    ("POST", f"/moderation/sanctions/{SANCTION}/lift", REASON, staff(303, **AFTER_ADMIN_409)),
     ("GET", f"/moderation/games/{ACTIVE}", None, staff(200)),
-    ("POST", f"/moderation/games/{ACTIVE}/hold", {"kind": "locked", **REASON}, staff(303, admin=409)),
-    ("POST", f"/moderation/games/{ACTIVE}/resume", REASON, staff(409)),
-    ("POST", f"/moderation/games/{ACTIVE}/extend", {"seat": "0", "hours": "1", **REASON}, staff(303)),
-    ("POST", f"/moderation/games/{ACTIVE}/remove", {"seat": "0", **REASON}, staff(303, admin=409)),
+    (
+        "POST",
+        f"/moderation/games/{ACTIVE}/hold",
+        {"kind": "locked", **REASON},
+        not_in_own_game(303, admin=409, reported_moderator=409),
+    ),
+    ("POST", f"/moderation/games/{ACTIVE}/resume", REASON, not_in_own_game(409)),
+    (
+        "POST",
+        f"/moderation/games/{ACTIVE}/extend",
+        {"seat": SEAT, "hours": "1", **REASON},
+        not_in_own_game(303),
+    ),
+    (
+        "POST",
+        f"/moderation/games/{ACTIVE}/remove",
+        {"seat": SEAT, **REASON},
+        not_in_own_game(303, admin=409, reported_moderator=409),
+    ),
     (
         "POST",
         f"/moderation/games/{ACTIVE}/replace",
-        {"seat": "0", "replacement": "Outsider", **REASON},
-        staff(303, admin=409),
+        {"seat": SEAT, "replacement": "Outsider", **REASON},
+        not_in_own_game(303, admin=409, reported_moderator=409),
     ),
-    ("POST", f"/moderation/games/{ACTIVE}/abort", REASON, staff(303, admin=409)),
-    ("POST", f"/moderation/games/{ACTIVE}/rollback", {"to_seq": "1", **REASON}, staff(422)),
-    ("POST", f"/moderation/games/{ACTIVE}/reveal", REASON, staff(200)),
+    (
+        "POST",
+        f"/moderation/games/{ACTIVE}/abort",
+        REASON,
+        not_in_own_game(303, admin=409, reported_moderator=409),
+    ),
+    ("POST", f"/moderation/games/{ACTIVE}/rollback", {"to_seq": "1", **REASON}, not_in_own_game(422)),
+    ("POST", f"/moderation/games/{ACTIVE}/reveal", REASON, not_in_own_game(200)),
     ("GET", "/admin/audit", None, admins(200)),
     ("POST", f"/admin/users/{USER}/role", {"role": "moderator", **REASON}, admins(303)),
     (
@@ -321,6 +442,7 @@ PLACEHOLDERS = {
     ACTIVE: "{game_id}",
     USER: "{user_id}",
     REPORT: "{report_id}",
+    ON_MOD: "{report_id}",
     SANCTION: "{sanction_id}",
     "/fake": "/{game_type}",
     "nothing.eml": "{name}",
@@ -364,17 +486,17 @@ def visitors(make_client: Any, db: Session) -> dict[str, Any]:
     ids = {role: sign_up(clients[role], name)["id"] for role, name in names.items()}
     anonymous = clients["anonymous"]
     anonymous.headers["X-CSRF-Token"] = anonymous.get("/api/v1/auth/csrf").json()["csrf_token"]
-    for role in ("moderator", "admin"):
+    for role in (*MODERATORS, "admin"):
         user = db.get(User, ids[role])
         assert user is not None
-        user.role = role
+        user.role = "admin" if role == "admin" else "moderator"
     db.commit()
     open_game = (
         clients["creator"].post("/api/v1/games", json={"game_type": "fake", "players": 3}).json()["id"]
     )
-    active = clients["player"].post("/api/v1/games", json={"game_type": "fake", "players": 3}).json()["id"]
-    clients["partner"].post(f"/api/v1/games/{active}/join")
-    clients["muted"].post(f"/api/v1/games/{active}/join")
+    active = clients["player"].post("/api/v1/games", json={"game_type": "fake", "players": 4}).json()["id"]
+    for role in ("partner", "muted", "seated_moderator"):
+        assert clients[role].post(f"/api/v1/games/{active}/join").status_code == 200
     return {"clients": clients, "ids": _world(db, ids, open_game, active)}
 
 
@@ -390,12 +512,17 @@ def _world(db: Session, ids: dict[str, int], open_game: int, active: int) -> dic
     assert player is not None
     draft = reports.ReportDraft(kind="player", reason="insults", player="Partner")
     report = reports.file_report(db, player, draft, now)
+    on_mod = reports.ReportDraft(kind="player", reason="insults", player="Reported_moderator")
+    report_on_mod = reports.file_report(db, player, on_mod, now)
+    players_seat = db.scalar(select(Seat.number).where(Seat.game_id == active, Seat.user_id == ids["player"]))
+    db.commit()
     return {
         OPEN: open_game,
         ACTIVE: active,
         USER: ids["player"],
-        SEAT: 0,
+        SEAT: players_seat,
         REPORT: report.id,
+        ON_MOD: report_on_mod.id,
         SANCTION: sanction.id,
         MISSING: 999_999,
         TOKEN: "not-a-real-token",

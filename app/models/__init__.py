@@ -31,7 +31,7 @@ from app.models.social import (
     RatingChange,
     SeatStat,
 )
-from app.models.users import User
+from app.models.users import LoginSession, User
 
 __all__ = [
     "AuditEntry",
@@ -49,6 +49,7 @@ __all__ = [
     "GamePresence",
     "GameRollback",
     "JobRun",
+    "LoginSession",
     "MailSettings",
     "MarketWindow",
     "MoveStat",

@@ -97,6 +97,9 @@ class AuditEntry(Base):
     sanction_id: Mapped[int | None] = mapped_column(ForeignKey("sanctions.id"), nullable=True)
     before: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument, nullable=True)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSONDocument, nullable=True)
+    # An administrator acting where a moderator may not: "own_game" (they play or played in the game),
+    # "about_self" (the report or the account is theirs). None: no conflict of interest.
+    conflict: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class GameRollback(Base):

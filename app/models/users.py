@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, Integer, String
+from sqlalchemy import Boolean, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, UTCDateTime, utcnow
@@ -37,3 +37,16 @@ class User(Base):
     def is_moderator(self) -> bool:
         """Moderators and admins: who works the reports queue and may intervene in games."""
         return self.role in ("moderator", "admin")
+
+
+class LoginSession(Base):
+    """One log-in. The cookie holds a random key and this row a hash of it; log-out deletes the row, so a
+    copied cookie stops working with it. (`User.session_version` still ends every session at once.)"""
+
+    __tablename__ = "login_sessions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the cookie's key, in hex
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)

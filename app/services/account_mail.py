@@ -30,9 +30,11 @@ def is_verified(session: Session, user: User) -> bool:
 def verify_email(session: Session, secret: str, token: str, now: datetime) -> User:
     """Mark the address named in the token as verified (the user's new address, if they asked for it);
     a bounce flag on it is cleared too."""
-    user_id, email = tokens.read_verify_token(secret, token)
+    user_id, email, credentials = tokens.read_verify_token(secret, token)
     user = session.get(User, user_id)
-    if user is None:
+    if user is None or not secrets.compare_digest(
+        credentials, tokens.password_fingerprint(user.password_hash)
+    ):  # a later sign-up on this pending address (or a new password) made this link stale
         raise ServiceError("invalid_token", "This link is invalid or has expired.")
     accounts.confirm_address(session, user, email)
     row = notify.mail_settings(session, user.id)

@@ -1,8 +1,10 @@
-"""Accounts: sign-up, log-in, profile, password, log out everywhere."""
+"""Accounts: sign-up, log-in and the sessions it opens, profile, password, log out everywhere."""
 
 from __future__ import annotations
 
+import hashlib
 import re
+import secrets
 import zoneinfo
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -12,7 +14,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from app.models import MailSettings, Notification, User
+from app.models import LoginSession, MailSettings, Notification, User
 from app.services import deadlines, sanctions, tokens
 from app.services.errors import ServiceError
 
@@ -114,8 +116,12 @@ def sign_up(
 
 
 def queue_address_check(session: Session, user: User, address: str | None = None) -> None:
-    """A mail with a link that proves the address (the user's, or the new one they asked for) is theirs."""
-    session.add(Notification(user_id=user.id, kind="verify_email", data={"email": address or user.email}))
+    """A mail with a link that proves the address (the user's, or the new one they asked for) is theirs.
+
+    The row keeps which credentials the link is for, so that a mail rendered after a later sign-up replaced
+    them is not sent with a link that would confirm the newcomer's password (see `tokens`)."""
+    data = {"email": address or user.email, "credentials": tokens.password_fingerprint(user.password_hash)}
+    session.add(Notification(user_id=user.id, kind="verify_email", data=data))
 
 
 # --- sign-up by mail (no account enumeration) --------------------------------------------------------
@@ -137,8 +143,10 @@ def request_sign_up(
 
     A new address gets a pending account and the check mail (its link confirms the account, then the user
     logs in); an address with an account gets a mail telling its owner (at most a few a day); a barred
-    address gets nothing. A pending account's details are replaced by the newest sign-up's. Display names
-    are public, so a taken one is refused as usual.
+    address gets nothing. A pending account's details are replaced by the newest sign-up's, and only the
+    newest link confirms it: each link is bound to the password it was mailed for, so the owner's first
+    link never confirms someone else's later sign-up. Display names are public, so a taken one is
+    refused as usual.
     """
     email = check_email(email)
     name = check_display_name(display_name)
@@ -257,16 +265,22 @@ def get_user(session: Session, user_id: int) -> User | None:
     return session.get(User, user_id)
 
 
-def update_profile(session: Session, user: User, profile: Profile, now: datetime) -> User:
-    """Save the profile. A new e-mail address only waits for its check (see `ask_for_address`)."""
+def update_profile(
+    session: Session, user: User, profile: Profile, now: datetime, current_password: str = ""
+) -> User:
+    """Save the profile. A new e-mail address needs the current password (a stolen session must not be
+    enough to take the account over), then waits for its check (see `ask_for_address`)."""
     email = check_email(profile.email)
     name = check_display_name(profile.display_name)
     language = check_language(profile.language)
     zone = check_time_zone(profile.time_zone)
     _refuse_taken_name(session, name, exclude_id=user.id)
+    new_address = is_new_address(user, email)
+    if new_address:
+        _require_password(user, current_password)
     zone_changed = zone != user.time_zone
     user.display_name, user.language, user.time_zone = name, language, zone
-    if email != user.email and email != user.pending_email:
+    if new_address:
         ask_for_address(session, user, email, now)
     if zone_changed:  # availability windows are read in the user's zone: running deadlines move with it
         deadlines.recompute_games_of(session, user.id, now)
@@ -274,18 +288,24 @@ def update_profile(session: Session, user: User, profile: Profile, now: datetime
     return user
 
 
+def is_new_address(user: User, email: str) -> bool:
+    """Whether asking for `email` is a change of address (not the current one, nor the one pending)."""
+    address = normalise_email(email)
+    return address not in (user.email, user.pending_email)
+
+
 def ask_for_address(session: Session, user: User, email: str, now: datetime) -> None:
     """The user wants `email` as their address: it becomes theirs when they follow the link mailed there.
 
     The answer is the same whoever has the address, so that nobody learns which addresses have accounts:
-    an address another account has gets a mail telling its owner instead; a barred one gets nothing.
+    the address is pending in every case, but only a free one gets the link; an address another account
+    has gets a mail telling its owner instead; a barred one gets nothing.
     """
-    user.pending_email = None
+    user.pending_email = email
     owner = session.scalar(select(User).where(User.email == email))
     if owner is not None:
         _tell_owner_of_attempt(session, owner, now, kind="address_attempt")
     elif not sanctions.is_barred_address(session, email):
-        user.pending_email = email
         queue_address_check(session, user, email)
 
 
@@ -300,9 +320,13 @@ def confirm_address(session: Session, user: User, email: str) -> None:
     user.email, user.pending_email = email, None
 
 
-def change_password(session: Session, user: User, current: str, new: str) -> User:
+def _require_password(user: User, current: str) -> None:
     if not _hasher.verify(current, user.password_hash):
         raise ServiceError("bad_credentials", "The current password is wrong.", "current_password")
+
+
+def change_password(session: Session, user: User, current: str, new: str) -> User:
+    _require_password(user, current)
     check_password(new, user.email)
     user.password_hash = _hasher.hash(new)
     user.session_version += 1  # every other session ends
@@ -312,8 +336,45 @@ def change_password(session: Session, user: User, current: str, new: str) -> Use
 
 def log_out_everywhere(session: Session, user: User) -> User:
     user.session_version += 1
+    session.execute(delete(LoginSession).where(LoginSession.user_id == user.id))
     session.commit()
     return user
+
+
+# --- log-in sessions ---------------------------------------------------------------------------------
+
+
+def _key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def open_login_session(session: Session, user: User, now: datetime, lifetime: timedelta) -> str:
+    """A new session for `user`; returns its key, for the cookie (the database keeps only its hash)."""
+    key = secrets.token_urlsafe(32)
+    session.add(
+        LoginSession(user_id=user.id, key_hash=_key_hash(key), created_at=now, expires_at=now + lifetime)
+    )
+    session.commit()
+    return key
+
+
+def user_of_login_session(session: Session, key: str, now: datetime) -> User | None:
+    """The user whose session has this key, while it lasts (None once logged out or expired)."""
+    row = session.scalar(select(LoginSession).where(LoginSession.key_hash == _key_hash(key)))
+    if row is None or row.expires_at <= now:
+        return None
+    return session.get(User, row.user_id)
+
+
+def close_login_session(session: Session, key: str) -> None:
+    """Log-out: the session's row goes, so its cookie (or any copy of it) no longer logs anyone in."""
+    session.execute(delete(LoginSession).where(LoginSession.key_hash == _key_hash(key)))
+    session.commit()
+
+
+def purge_expired_login_sessions(session: Session, now: datetime) -> int:
+    expired = session.execute(delete(LoginSession).where(LoginSession.expires_at <= now))
+    return int(getattr(expired, "rowcount", 0) or 0)
 
 
 def create_admin(session: Session, *, email: str, password: str, display_name: str) -> User:

@@ -59,11 +59,13 @@ def record(
     target: Target = Target(),
     before: Mapping[str, Any] | None = None,
     after: Mapping[str, Any] | None = None,
+    conflict: str | None = None,
 ) -> AuditEntry:
-    """Add one entry in the caller's transaction."""
+    """Add one entry in the caller's transaction. `conflict`: see `moderation.conflict_of_interest`."""
     if action not in ACTIONS:
         raise ValueError(f"unknown audit action {action!r}")
     entry = AuditEntry(
+        conflict=conflict,
         created_at=now,
         actor_id=actor.id,
         action=action,

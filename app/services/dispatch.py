@@ -577,7 +577,10 @@ def _verify_email(source: Source) -> dict[str, Any] | None:
     address = source.data.get("email") or user.email
     if address not in (user.email, user.pending_email):
         return None  # the address changed since: its own verification mail will go
-    token = tokens.verify_token(source.settings.secret_key, user.id, address)
+    credentials = tokens.password_fingerprint(user.password_hash)
+    if source.data.get("credentials", credentials) != credentials:
+        return None  # a later sign-up replaced the credentials: its own mail goes, with its own link
+    token = tokens.verify_token(source.settings.secret_key, user.id, address, credentials)
     url = f"{source.settings.base_url}/account/verify/{token}"
     return {"url": url, "email": address, "new": address != user.email, "send_to": address}
 

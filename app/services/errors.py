@@ -39,6 +39,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "game_paused": 409,
     "game_locked": 409,
     "already_reported": 409,
+    "conflict_of_interest": 403,
     # the server itself
     "busy": 503,
     "server_error": 500,

@@ -13,6 +13,8 @@ tells the players, writes its audit entry, and announces the game to live pages 
   afresh. The seeded randomness makes the replayed position exactly the one the game had then.
 - Moderators see a game as a spectator does. The hidden information (the full state, every order, the
   private events and messages) is shown only by `reveal`, which needs a reason and is audited first.
+- No moderator intervenes in a game they play or ever played in (`moderation.refuse_conflict_of_interest`):
+  another must. An administrator may, and the audit entry records the conflict ("own_game").
 """
 
 from __future__ import annotations
@@ -35,30 +37,47 @@ REASON_LENGTH = 500
 HOLD_ACTIONS = {"paused": "game.pause", "locked": "game.lock"}
 
 
-def _game_to_change(session: Session, actor: User, game_id: int, reason: str) -> tuple[Game, str]:
-    """The running game, locked, and the cleaned reason (every intervention needs one)."""
+@dataclass(frozen=True)
+class _Change:
+    game: Game  # locked
+    why: str  # the cleaned reason (every intervention needs one)
+    conflict: str | None  # an administrator's conflict of interest, for the audit entry
+
+
+def _game_to_act_on(session: Session, actor: User, game_id: int, reason: str, *, lock: bool) -> _Change:
+    """The game, if the actor may intervene in it: a moderator, never one who plays or played in it."""
     moderation.require_moderator(actor)
     why = moderation.clean_text(reason, "reason", REASON_LENGTH, required=True)
-    game = play.locked_game(session, game_id)
-    if game.status != "active":
+    game = play.locked_game(session, game_id) if lock else play.get_game(session, game_id)
+    conflict = moderation.refuse_conflict_of_interest(session, actor, game_id=game.id)
+    return _Change(game, why, conflict)
+
+
+def _game_to_change(session: Session, actor: User, game_id: int, reason: str) -> _Change:
+    """The running game, locked, if the actor may intervene in it."""
+    change = _game_to_act_on(session, actor, game_id, reason, lock=True)
+    if change.game.status != "active":
         raise ServiceError("wrong_status", "This game is not running.")
-    return game, why
+    return change
 
 
 def _done(
     session: Session,
     actor: User,
-    game: Game,
+    change: _Change,
     action: str,
-    why: str,
     now: datetime,
     *,
     before: dict[str, Any],
     after: dict[str, Any],
     subject_id: int | None = None,
 ) -> Game:
+    game = change.game
     target = audit.Target(subject_id=subject_id, game_id=game.id)
-    audit.record(session, actor, action, reason=why, now=now, target=target, before=before, after=after)
+    audit.record(
+        session, actor, action, reason=change.why, now=now, target=target, before=before, after=after,
+        conflict=change.conflict,
+    )  # fmt: skip
     play.announce(session, game)
     session.commit()
     return game
@@ -75,7 +94,8 @@ def hold(session: Session, actor: User, game_id: int, kind: str, reason: str, no
     """Pause the game, or lock it during an investigation: no orders, the clock stands still."""
     if kind not in HOLD_KINDS:
         raise ServiceError("invalid_input", "A game is paused or locked.", "kind")
-    game, why = _game_to_change(session, actor, game_id, reason)
+    change = _game_to_change(session, actor, game_id, reason)
+    game, why = change.game, change.why
     if game.hold_kind == kind:
         raise ServiceError("wrong_status", "This game is already held so.")
     before = _hold_state(game)
@@ -86,12 +106,13 @@ def hold(session: Session, actor: User, game_id: int, kind: str, reason: str, no
         row.check_at = None
     notices.public_notice(session, game, f"platform:moderation_{kind}", {"reason": why}, now)
     notify.notify_game(session, game, "game_held", {"hold": kind, "reason": why})
-    return _done(session, actor, game, HOLD_ACTIONS[kind], why, now, before=before, after=_hold_state(game))
+    return _done(session, actor, change, HOLD_ACTIONS[kind], now, before=before, after=_hold_state(game))
 
 
 def resume(session: Session, actor: User, game_id: int, reason: str, now: datetime) -> Game:
     """End a pause or a lock; every wait gets back the time the hold took from it."""
-    game, why = _game_to_change(session, actor, game_id, reason)
+    change = _game_to_change(session, actor, game_id, reason)
+    game = change.game
     if game.held_at is None:
         raise ServiceError("wrong_status", "This game is neither paused nor locked.")
     before = _hold_state(game)
@@ -102,7 +123,7 @@ def resume(session: Session, actor: User, game_id: int, reason: str, now: dateti
     minutes = int((now - since).total_seconds() // 60)
     notices.public_notice(session, game, "platform:moderation_resumed", {"minutes": minutes}, now)
     notify.notify_game(session, game, "game_resumed", {})
-    return _done(session, actor, game, "game.resume", why, now, before=before, after=_hold_state(game))
+    return _done(session, actor, change, "game.resume", now, before=before, after=_hold_state(game))
 
 
 def _give_back_held_time(session: Session, game: Game, since: datetime, now: datetime) -> None:
@@ -123,7 +144,8 @@ def extend_deadline(
     session: Session, actor: User, game_id: int, seat: int, hours: int, reason: str, now: datetime
 ) -> Game:
     """Give an awaited seat more time (a market's waits: the whole market)."""
-    game, why = _game_to_change(session, actor, game_id, reason)
+    change = _game_to_change(session, actor, game_id, reason)
+    game = change.game
     if not 1 <= hours <= MAX_EXTENSION_HOURS:
         raise ServiceError("invalid_input", "An extension is 1 to 336 hours.", "hours")
     row = next((r for r in deadlines.wait_rows(session, game.id) if r.seat == seat), None)
@@ -139,7 +161,7 @@ def extend_deadline(
     notices.public_notice(
         session, game, "platform:moderation_deadline_extended", {"seat": seat, "hours": hours}, now
     )
-    return _done(session, actor, game, "game.extend", why, now, before=before, after=after)
+    return _done(session, actor, change, "game.extend", now, before=before, after=after)
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -148,13 +170,14 @@ def _iso(moment: datetime | None) -> str | None:
 
 def remove_player(session: Session, actor: User, game_id: int, seat: int, reason: str, now: datetime) -> Game:
     """Take the player out of the game: the seat opens for a replacement and plays the defaults meanwhile."""
-    game, why = _game_to_change(session, actor, game_id, reason)
+    change = _game_to_change(session, actor, game_id, reason)
+    game, why = change.game, change.why
     place, holder = _held(session, actor, game, seat)
     moderation.open_seat_of_removed(session, game, place, "removed", now)
     notify.notify_users(session, [holder.id], "removed_from_game", {"seat": seat, "reason": why}, game.id)
     before, after = {"seat": seat, "holder": holder.id}, {"seat": seat, "holder": None}
     return _done(
-        session, actor, game, "game.remove_player", why, now, before=before, after=after, subject_id=holder.id
+        session, actor, change, "game.remove_player", now, before=before, after=after, subject_id=holder.id
     )
 
 
@@ -165,7 +188,8 @@ def replace_player(
 
     The seat is offered to them for the moment, so the usual checks apply (never in the game before, the
     anti-collusion cap, blocks, no game-joining ban) but not the creator's reliability gate."""
-    game, why = _game_to_change(session, actor, game_id, reason)
+    change = _game_to_change(session, actor, game_id, reason)
+    game, why = change.game, change.why
     place = seats.seat_numbered(game, seat)
     newcomer = session.scalar(select(User).where(User.display_name == " ".join(replacement.split())))
     if newcomer is None:
@@ -182,9 +206,8 @@ def replace_player(
     return _done(
         session,
         actor,
-        game,
+        change,
         "game.replace_player",
-        why,
         now,
         before=before,
         after=after,
@@ -206,9 +229,8 @@ def _held(session: Session, actor: User, game: Game, seat: int) -> tuple[Seat, U
 
 def abort(session: Session, actor: User, game_id: int, reason: str, now: datetime) -> Game:
     """Stop the game for good, without a result: no rating changes (ratings count finished games only)."""
-    moderation.require_moderator(actor)
-    why = moderation.clean_text(reason, "reason", REASON_LENGTH, required=True)
-    game = play.locked_game(session, game_id)
+    change = _game_to_act_on(session, actor, game_id, reason, lock=True)
+    game, why = change.game, change.why
     if game.status not in ("open", "active"):
         raise ServiceError("wrong_status", "Only a forming or running game can be aborted.")
     before = {"status": game.status}
@@ -218,12 +240,13 @@ def abort(session: Session, actor: User, game_id: int, reason: str, now: datetim
     session.execute(delete(WaitRow).where(WaitRow.game_id == game.id))
     notices.public_notice(session, game, "platform:moderation_aborted", {"reason": why}, now)
     notify.notify_game(session, game, "game_aborted", {"reason": why})
-    return _done(session, actor, game, "game.abort", why, now, before=before, after={"status": game.status})
+    return _done(session, actor, change, "game.abort", now, before=before, after={"status": game.status})
 
 
 def rollback(session: Session, actor: User, game_id: int, to_seq: int, reason: str, now: datetime) -> Game:
     """Back to the position after order `to_seq` (1: the start). The later orders stay, marked."""
-    game, why = _game_to_change(session, actor, game_id, reason)
+    change = _game_to_change(session, actor, game_id, reason)
+    game, why = change.game, change.why
     if game.state is None:
         raise ServiceError("wrong_status", "This game's seat draft is not over.")
     kept, undone = _split_orders(session, game, to_seq)
@@ -249,7 +272,7 @@ def rollback(session: Session, actor: User, game_id: int, to_seq: int, reason: s
     notices.public_notice(session, game, "platform:moderation_rolled_back", data, now)
     notify.notify_game(session, game, "game_rolled_back", {"to": to_seq})
     after = {"version": game.version, "to_seq": to_seq, "rolled_back": undone}
-    return _done(session, actor, game, "game.rollback", why, now, before=before, after=after)
+    return _done(session, actor, change, "game.rollback", now, before=before, after=after)
 
 
 def _split_orders(session: Session, game: Game, to_seq: int) -> tuple[list[GameOrder], list[int]]:
@@ -323,10 +346,12 @@ class Revealed:
 
 def reveal(session: Session, actor: User, game_id: int, reason: str, now: datetime) -> Revealed:
     """The hidden information of a game, for a moderator who gives a reason; audited before it is shown."""
-    moderation.require_moderator(actor)
-    why = moderation.clean_text(reason, "reason", REASON_LENGTH, required=True)
-    game = play.get_game(session, game_id)
-    audit.record(session, actor, "game.reveal", reason=why, now=now, target=audit.Target(game_id=game.id))
+    change = _game_to_act_on(session, actor, game_id, reason, lock=False)
+    game = change.game
+    audit.record(
+        session, actor, "game.reveal", reason=change.why, now=now, target=audit.Target(game_id=game.id),
+        conflict=change.conflict,
+    )  # fmt: skip
     session.commit()
     undone = play.rolled_back_seqs(session, game.id)
     orders = session.scalars(select(GameOrder).where(GameOrder.game_id == game.id).order_by(GameOrder.seq))

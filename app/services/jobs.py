@@ -85,9 +85,14 @@ def purge_unconfirmed_sign_ups(session: Session, now: datetime) -> None:
         log.info("deleted %d sign-up(s) whose address was never confirmed", purged)
 
 
+def purge_expired_login_sessions(session: Session, now: datetime) -> None:
+    accounts.purge_expired_login_sessions(session, now)
+
+
 PERIODIC_JOBS: list[PeriodicJob] = [
     PeriodicJob("prune_job_runs", timedelta(days=1), prune_job_runs),
     PeriodicJob("purge_unconfirmed_sign_ups", timedelta(hours=1), purge_unconfirmed_sign_ups),
+    PeriodicJob("purge_expired_login_sessions", timedelta(hours=1), purge_expired_login_sessions),
 ]
 
 

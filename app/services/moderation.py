@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, delete, or_, select
 from sqlalchemy.orm import Session
 
-from app.models import BannedEmail, Game, QueueEntry, Report, Sanction, Seat, User
+from app.models import BannedEmail, Game, QueueEntry, Report, Sanction, Seat, SeatTenure, User
 from app.models.moderation import SANCTION_KINDS
 from app.services import accounts, audit, deadlines, notices, notify, play, seats
 from app.services.errors import ServiceError, not_found
@@ -54,6 +54,44 @@ def require_outranks(actor: User, target: User) -> None:
     """Moderators act on players; admins on players and moderators; nobody on their own account."""
     if actor.id == target.id or RANKS.get(actor.role, 0) <= RANKS.get(target.role, 0):
         raise ServiceError("forbidden", "You may not take this action against this account.")
+
+
+def played_in(session: Session, user_id: int, game_id: int) -> bool:
+    """Whether the user holds a seat of the game or ever held one (its seat tenures record every holder)."""
+    seated = select(Seat.id).where(Seat.game_id == game_id, Seat.user_id == user_id)
+    held = (
+        select(SeatTenure.id)
+        .join(Seat, Seat.id == SeatTenure.seat_id)
+        .where(Seat.game_id == game_id, SeatTenure.user_id == user_id)
+    )
+    return session.scalar(seated.limit(1)) is not None or session.scalar(held.limit(1)) is not None
+
+
+def conflict_of_interest(
+    session: Session, user: User, *, game_id: int | None = None, subject_id: int | None = None
+) -> str | None:
+    """Why `user` may not judge this: "about_self" (they are its subject), "own_game" (they play or played
+    in its game); None when they may."""
+    if subject_id is not None and subject_id == user.id:
+        return "about_self"
+    if game_id is not None and played_in(session, user.id, game_id):
+        return "own_game"
+    return None
+
+
+def refuse_conflict_of_interest(
+    session: Session, actor: User, *, game_id: int | None = None, subject_id: int | None = None
+) -> str | None:
+    """A moderator may not act in a game they play or played in, nor on a report about themselves or such
+    a game: another moderator must. An administrator may; the conflict returned goes in the audit entry."""
+    conflict = conflict_of_interest(session, actor, game_id=game_id, subject_id=subject_id)
+    if conflict is None or actor.is_admin:
+        return conflict
+    if conflict == "about_self":
+        raise ServiceError("conflict_of_interest", "This concerns you: another moderator must handle it.")
+    raise ServiceError(
+        "conflict_of_interest", "You play or have played in this game: another moderator must handle it."
+    )
 
 
 def clean_text(text: str, field: str, limit: int, *, required: bool) -> str:
@@ -358,16 +396,18 @@ def user_record(session: Session, viewer: User, user_id: int, now: datetime) -> 
         )
         for row in rows
     ]
-    reports = session.scalars(
-        select(Report).where(Report.subject_id == user.id).order_by(Report.id.desc()).limit(SEARCH_LIMIT)
-    )
+    about = select(Report).where(Report.subject_id == user.id).order_by(Report.id.desc()).limit(SEARCH_LIMIT)
+    own_record = (
+        viewer.id == user.id and not viewer.is_admin
+    )  # no reports about oneself (conflict of interest)
+    reports = [] if own_record else list(session.scalars(about))
     games = session.scalars(
         select(Game)
         .join(Seat, Seat.game_id == Game.id)
         .where(Seat.user_id == user.id, Seat.status == "playing", Game.status.in_(("open", "active")))
         .order_by(Game.id)
     )
-    return UserRecord(user, infos, list(reports), list(games))
+    return UserRecord(user, infos, reports, list(games))
 
 
 def find_users(session: Session, viewer: User, text: str) -> list[User]:

@@ -4,6 +4,8 @@ A report has a reason from the site's code of conduct plus free text. A reported
 the report as it was (the evidence stays, whatever happens to the message), and only a message the
 reporter may read can be reported. Moderators assign a report (to themselves or another moderator), then
 resolve it with an outcome or dismiss it; the reporter sees the outcome, never the sanction itself.
+A moderator never sees nor handles a report about themselves or a game they play or played in (nor is
+given one); an administrator may, and the audit entry records the conflict.
 """
 
 from __future__ import annotations
@@ -11,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.orm import Session
 
-from app.models import Game, GameMessage, Report, User
+from app.models import Game, GameMessage, Report, Seat, SeatTenure, User
 from app.services import audit, messages, moderation, notify, play
 from app.services.errors import ServiceError, not_found
 
@@ -196,9 +198,11 @@ class QueuedReport:
 
 
 def queue(session: Session, viewer: User, which: str = "open") -> list[QueuedReport]:
-    """Open reports oldest first ("open"), the viewer's own ("mine"), or closed ones newest first."""
+    """Open reports oldest first ("open"), the viewer's own ("mine"), or closed ones newest first.
+
+    A moderator's queue leaves out the reports they may not handle (about them, or a game of theirs)."""
     moderation.require_moderator(viewer)
-    query = select(Report)
+    query = select(Report) if viewer.is_admin else select(Report).where(*_not_conflicted(viewer))
     if which == "open":
         query = query.where(Report.status.in_(OPEN_STATUSES)).order_by(Report.id)
     elif which == "mine":
@@ -210,11 +214,32 @@ def queue(session: Session, viewer: User, which: str = "open") -> list[QueuedRep
     return _described(session, list(session.scalars(query.limit(LIST_LIMIT))))
 
 
+def _not_conflicted(viewer: User) -> list[ColumnElement[bool]]:
+    """Conditions on a report that `viewer` may handle (see `moderation.refuse_conflict_of_interest`)."""
+    seated = select(Seat.game_id).where(Seat.user_id == viewer.id)
+    held = (
+        select(Seat.game_id)
+        .join(SeatTenure, SeatTenure.seat_id == Seat.id)
+        .where(SeatTenure.user_id == viewer.id)
+    )
+    return [
+        or_(Report.subject_id.is_(None), Report.subject_id != viewer.id),
+        or_(Report.game_id.is_(None), Report.game_id.not_in(seated.union(held).scalar_subquery())),
+    ]
+
+
+def _refuse_conflict(session: Session, viewer: User, report: Report) -> str | None:
+    return moderation.refuse_conflict_of_interest(
+        session, viewer, game_id=report.game_id, subject_id=report.subject_id
+    )
+
+
 def get_report(session: Session, viewer: User, report_id: int) -> QueuedReport:
     moderation.require_moderator(viewer)
     report = session.get(Report, report_id)
     if report is None:
         raise not_found("This report does not exist.")
+    _refuse_conflict(session, viewer, report)
     return _described(session, [report])[0]
 
 
@@ -241,14 +266,16 @@ def _described(session: Session, rows: list[Report]) -> list[QueuedReport]:
     ]
 
 
-def _open_report(session: Session, viewer: User, report_id: int) -> Report:
+def _open_report(session: Session, viewer: User, report_id: int) -> tuple[Report, str | None]:
+    """The open report, locked, if the viewer may handle it; and their conflict (an admin's), if any."""
     moderation.require_moderator(viewer)
     report = session.scalar(select(Report).where(Report.id == report_id).with_for_update())
     if report is None:
         raise not_found("This report does not exist.")
+    conflict = _refuse_conflict(session, viewer, report)
     if report.status not in OPEN_STATUSES:
         raise ServiceError("wrong_status", "This report is closed.")
-    return report
+    return report, conflict
 
 
 def _state(report: Report) -> dict[str, object]:
@@ -257,13 +284,19 @@ def _state(report: Report) -> dict[str, object]:
 
 def assign(session: Session, viewer: User, report_id: int, assignee_id: int | None, now: datetime) -> Report:
     """Give the report to a moderator (None: to oneself)."""
-    report = _open_report(session, viewer, report_id)
+    report, conflict = _open_report(session, viewer, report_id)
     assignee = moderation.get_user(session, assignee_id) if assignee_id is not None else viewer
     if not assignee.is_moderator:
         raise ServiceError("invalid_input", "Reports go to moderators.", "assignee")
+    if not assignee.is_admin and moderation.conflict_of_interest(
+        session, assignee, game_id=report.game_id, subject_id=report.subject_id
+    ):
+        raise ServiceError(
+            "conflict_of_interest", "This report concerns that moderator: give it to another.", "assignee"
+        )
     before = _state(report)
     report.status, report.assignee_id = "assigned", assignee.id
-    _audit(session, viewer, "report.assign", report, before, f"to {assignee.display_name}", now)
+    _audit(session, viewer, "report.assign", report, before, f"to {assignee.display_name}", now, conflict)
     session.commit()
     return report
 
@@ -283,7 +316,7 @@ def dismiss(session: Session, viewer: User, report_id: int, note: str, now: date
 def _close(
     session: Session, viewer: User, report_id: int, status: str, outcome: str, note: str, now: datetime
 ) -> Report:
-    report = _open_report(session, viewer, report_id)
+    report, conflict = _open_report(session, viewer, report_id)
     cleaned = note.replace("\r\n", "\n").strip()
     if len(cleaned) > DETAILS_LENGTH:
         raise ServiceError("invalid_input", "The note has at most 2000 characters.", "note")
@@ -292,7 +325,7 @@ def _close(
     report.closed_at, report.closed_by = now, viewer.id
     report.assignee_id = report.assignee_id or viewer.id
     action = "report.resolve" if status == "resolved" else "report.dismiss"
-    _audit(session, viewer, action, report, before, cleaned, now)
+    _audit(session, viewer, action, report, before, cleaned, now, conflict)
     notify.notify_users(
         session, [report.reporter_id], "report_closed", {"report_id": report.id, "outcome": outcome}
     )
@@ -308,6 +341,7 @@ def _audit(
     before: dict[str, object],
     reason: str,
     now: datetime,
+    conflict: str | None,
 ) -> None:
     audit.record(
         session,
@@ -318,4 +352,5 @@ def _audit(
         target=audit.Target(subject_id=report.subject_id, game_id=report.game_id, report_id=report.id),
         before=before,
         after=_state(report),
+        conflict=conflict,
     )

@@ -2,8 +2,10 @@
 
 Each purpose has its own salt, so a token of one kind is never accepted as another. Unsubscribe tokens do
 not expire (a mail read months later must still unsubscribe); verification tokens last a week; reset
-tokens an hour, and they carry a fingerprint of the current password hash, so the first use (which changes
-the hash) spends them all.
+tokens an hour. Reset and verification tokens carry a fingerprint of the password hash they were made
+for: the first reset (which changes the hash) spends every reset link, and a check link confirms only
+the credentials it was mailed for (a later sign-up on the same pending address, which replaces them,
+spends the earlier links; so does a new password).
 """
 
 from __future__ import annotations
@@ -35,13 +37,14 @@ def read_unsubscribe_token(secret: str, token: str) -> tuple[int, str]:
     return int(user_id), str(mail_list)
 
 
-def verify_token(secret: str, user_id: int, email: str) -> str:
-    return URLSafeTimedSerializer(secret, salt="ostraca-verify").dumps([user_id, email])
+def verify_token(secret: str, user_id: int, email: str, credentials: str) -> str:
+    """`credentials`: the `password_fingerprint` of the hash the link confirms along with the address."""
+    return URLSafeTimedSerializer(secret, salt="ostraca-verify").dumps([user_id, email, credentials])
 
 
-def read_verify_token(secret: str, token: str) -> tuple[int, str]:
-    user_id, email = _timed_load(secret, "ostraca-verify", token, VERIFY_MAX_AGE_SECONDS)
-    return int(user_id), str(email)
+def read_verify_token(secret: str, token: str) -> tuple[int, str, str]:
+    user_id, email, credentials = _timed_load(secret, "ostraca-verify", token, VERIFY_MAX_AGE_SECONDS, 3)
+    return int(user_id), str(email), str(credentials)
 
 
 def password_fingerprint(password_hash: str) -> str:
@@ -58,11 +61,11 @@ def read_reset_token(secret: str, token: str) -> tuple[int, str]:
     return int(user_id), str(fingerprint)
 
 
-def _timed_load(secret: str, salt: str, token: str, max_age: int) -> list[Any]:
+def _timed_load(secret: str, salt: str, token: str, max_age: int, length: int = 2) -> list[Any]:
     try:
         value = URLSafeTimedSerializer(secret, salt=salt).loads(token, max_age=max_age)
     except (SignatureExpired, BadSignature, ValueError, TypeError):
         raise _invalid() from None
-    if not isinstance(value, list) or len(value) != 2:
+    if not isinstance(value, list) or len(value) != length:
         raise _invalid()
     return value

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -50,15 +50,17 @@ Limiter = Annotated[RateLimiter, Depends(get_limiter)]
 
 
 def optional_user(request: Request, session: DB) -> User | None:
-    """The logged-in user, if the session cookie names one whose session version still holds."""
-    user_id = request.session.get("uid")
-    if user_id is None:
+    """The logged-in user: the cookie's session key names a session still open on the server, of a user
+    whose session version has not moved since (log out everywhere, a new password, a ban)."""
+    key = request.session.get("sid")
+    if key is None:
         return None
-    user = accounts.get_user(session, int(user_id))
+    now = get_now()
+    user = accounts.user_of_login_session(session, str(key), now)
     stale = user is None or request.session.get("sv") != user.session_version
-    if stale or (user is not None and sanctions.is_banned(user, get_now())):
-        request.session.pop("uid", None)
-        request.session.pop("sv", None)
+    if stale or (user is not None and sanctions.is_banned(user, now)):
+        for name in ("sid", "sv"):
+            request.session.pop(name, None)
         return None
     return user
 
@@ -87,12 +89,19 @@ ModeratorUser = Annotated[User, Depends(moderator_user)]
 AdminUser = Annotated[User, Depends(admin_user)]
 
 
-def log_in(request: Request, user: User) -> None:
-    request.session.clear()
-    request.session.update({"uid": user.id, "sv": user.session_version, "csrf": secrets.token_urlsafe(24)})
+def log_in(request: Request, session: Session, user: User) -> None:
+    """A new server-side session (the one this browser had, if any, ends: no fixation)."""
+    log_out(request, session)
+    settings: Settings = request.app.state.settings
+    lifetime = timedelta(days=settings.session_max_age_days)
+    key = accounts.open_login_session(session, user, get_now(), lifetime)
+    request.session.update({"sid": key, "sv": user.session_version, "csrf": secrets.token_urlsafe(24)})
 
 
-def log_out(request: Request) -> None:
+def log_out(request: Request, session: Session) -> None:
+    key = request.session.get("sid")
+    if key is not None:
+        accounts.close_login_session(session, str(key))
     request.session.clear()
 
 

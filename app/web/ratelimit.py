@@ -13,7 +13,7 @@ from app.services.accounts import normalise_email
 from app.services.errors import ServiceError
 from app.settings import Settings
 
-PER_ADDRESS_PER_HOUR = 3  # sign-ups, reset mails and check mails for one e-mail address or account
+PER_ADDRESS_PER_HOUR = 3  # sign-ups, reset, check and address-change mails per e-mail address or account
 
 
 class RateLimiter:
@@ -49,6 +49,11 @@ class RateLimiter:
 
     def address_check(self, user_id: int) -> None:
         self.hit("verify-mail", str(user_id), PER_ADDRESS_PER_HOUR, 3600)
+
+    def address_change(self, user_id: int, email: str) -> None:
+        """Each change mails the new address (or its owner): a few an hour per account and per address."""
+        self.hit("address-change", str(user_id), PER_ADDRESS_PER_HOUR, 3600)
+        self.hit("address-change-email", normalise_email(email), PER_ADDRESS_PER_HOUR, 3600)
 
     def order(self, user_id: int) -> None:
         self.hit("orders", str(user_id), self.settings.orders_per_minute, 60)

@@ -95,16 +95,19 @@ def test_moderators_work_the_queue_and_the_reporter_sees_only_the_outcome(
     second = reports.file_report(
         db, ann, reports.ReportDraft(kind="player", reason="spam", player="Mod"), now()
     )
-    assert [item.report.id for item in reports.queue(db, mod)] == [first.id, second.id]
+    assert [item.report.id for item in reports.queue(db, other_mod)] == [first.id, second.id]
+    assert [item.report.id for item in reports.queue(db, mod)] == [first.id]  # not the one about Mod
     refused(db, "forbidden", lambda: reports.queue(db, ann))
     reports.assign(db, mod, first.id, other_mod.id, now())
     assert [item.report.id for item in reports.queue(db, other_mod, "mine")] == [first.id]
     refused(db, "invalid_input", lambda: reports.assign(db, mod, first.id, ben.id, now()))
     moderation.impose(db, other_mod, ben.id, moderation.SanctionOrder("mute", 72, "Repeated slurs"), now())
     reports.resolve(db, other_mod, first.id, "action_taken", "muted 3 days", now())
-    reports.dismiss(db, mod, second.id, "not a thing", now())
+    refused(db, "conflict_of_interest", lambda: reports.dismiss(db, mod, second.id, "not a thing", now()))
+    reports.dismiss(db, other_mod, second.id, "not a thing", now())
     refused(db, "wrong_status", lambda: reports.dismiss(db, mod, first.id, "", now()))
-    assert [item.report.id for item in reports.queue(db, mod, "closed")] == [second.id, first.id]
+    assert [item.report.id for item in reports.queue(db, other_mod, "closed")] == [second.id, first.id]
+    assert [item.report.id for item in reports.queue(db, mod, "closed")] == [first.id]
     assert kinds_for(db, ann).count("report_closed") == 2
     assert audit_actions(db) == ["report.assign", "sanction.impose", "report.resolve", "report.dismiss"]
     client = api_client(make_client, "ann@example.com")

@@ -90,7 +90,7 @@ def test_session_cookie_flags(tmp_path: Path, client: TestClient) -> None:
     assert "httponly" in cookie and "samesite=lax" in cookie
     production = Settings(
         environment="production",
-        secret_key="a-real-secret-of-some-length",
+        secret_key="a-real-secret-of-some-length-32-bytes",
         base_url="https://ostraca.example.com",
         data_dir=tmp_path,
         run_jobs=False,

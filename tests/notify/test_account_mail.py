@@ -114,7 +114,8 @@ def test_a_verification_link_for_an_old_address_is_refused(db: Session, mail_set
     from datetime import UTC, datetime
 
     alice = make_user(db, "Alice")
-    token = tokens.verify_token(mail_settings.secret_key, alice.id, "old@example.com")
+    credentials = tokens.password_fingerprint(alice.password_hash)
+    token = tokens.verify_token(mail_settings.secret_key, alice.id, "old@example.com", credentials)
     with pytest.raises(ServiceError):
         account_mail.verify_email(db, mail_settings.secret_key, token, datetime.now(UTC))
 
@@ -133,7 +134,9 @@ def test_a_new_address_is_used_once_its_link_is_followed(
 
     alice = make_user(db, "Alice")
     log_in(mail_client, alice)
-    asked = mail_client.patch("/api/v1/me", json={"email": "Alice.New@example.com"})
+    asked = mail_client.patch(
+        "/api/v1/me", json={"email": "Alice.New@example.com", "current_password": PASSWORD}
+    )
     assert asked.status_code == 200
     assert (asked.json()["email"], asked.json()["pending_email"]) == (
         "alice@example.com",
@@ -163,17 +166,20 @@ def test_asking_for_a_taken_address_looks_the_same_and_tells_its_owner(
     alice, bob = make_user(db, "Alice"), make_user(db, "Bob")
     alice_id = alice.id
     log_in(mail_client, alice)
-    free = mail_client.patch("/api/v1/me", json={"email": "free@example.com"})
-    taken = mail_client.patch("/api/v1/me", json={"email": "bob@example.com"})
+    free = mail_client.patch("/api/v1/me", json={"email": "free@example.com", "current_password": PASSWORD})
+    taken = mail_client.patch("/api/v1/me", json={"email": "bob@example.com", "current_password": PASSWORD})
     assert free.status_code == taken.status_code == 200
     assert taken.json()["email"] == "alice@example.com"
-    assert taken.json()["pending_email"] is None  # the earlier request is withdrawn, as for any new one
+    assert free.json()["pending_email"] == "free@example.com"
+    assert taken.json()["pending_email"] == "bob@example.com"  # pending as any other (no link is sent)
     assert [row.kind for row in notifications_of(db, bob)] == ["address_attempt"]
     run_mail()
     to_bob = sink.to("bob@example.com")
     assert len(to_bob) == 1 and "nothing was changed" in text_of(to_bob[0])
     assert sink.to("free@example.com") == []  # the withdrawn request's mail is not sent
-    withdrawn = tokens.verify_token(mail_settings.secret_key, alice_id, "free@example.com")
+    credentials = tokens.password_fingerprint(alice.password_hash)
+    withdrawn = tokens.verify_token(mail_settings.secret_key, alice_id, "free@example.com", credentials)
+    db.commit()  # no read transaction left open (SQLite would lock the writers out)
     assert mail_client.post(f"/account/verify/{withdrawn}").status_code == 400
     assert mail_client.get("/api/v1/me").json()["email"] == "alice@example.com"
 
@@ -189,9 +195,64 @@ def test_an_address_taken_between_the_request_and_the_link_is_refused(
     accounts.ask_for_address(db, alice, "shared@example.com", datetime.now(UTC))
     db.commit()
     make_user(db, "Shared")  # its address is shared@example.com
-    token = tokens.verify_token(mail_settings.secret_key, alice.id, "shared@example.com")
+    credentials = tokens.password_fingerprint(alice.password_hash)
+    token = tokens.verify_token(mail_settings.secret_key, alice.id, "shared@example.com", credentials)
     with pytest.raises(ServiceError) as refused:
         account_mail.verify_email(db, mail_settings.secret_key, token, datetime.now(UTC))
     assert refused.value.code == "email_taken"
     db.rollback()
     assert alice.email == "alice@example.com"
+
+
+# --- a second sign-up on a pending address --------------------------------------------------------------
+
+MALLORY_PASSWORD = "mallory's own password 7"
+
+
+def _log_in_status(client: TestClient, password: str) -> int:
+    client.headers["X-CSRF-Token"] = client.get("/api/v1/auth/csrf").json()["csrf_token"]
+    login = {"email": "victim@example.com", "password": password}
+    status: int = client.post("/api/v1/auth/login", json=login).status_code
+    return status
+
+
+def _request_sign_up(db: Session, password: str, name: str) -> None:
+    from datetime import UTC, datetime
+
+    from app.services import accounts
+
+    accounts.request_sign_up(
+        db, email="victim@example.com", password=password, display_name=name, now=datetime.now(UTC)
+    )
+
+
+def test_the_owners_first_link_never_confirms_a_later_sign_up(
+    db: Session, mail_app: Any, run_mail: RunMail, sink: Sink
+) -> None:
+    _request_sign_up(db, PASSWORD, "Victim")
+    run_mail()
+    owners_link = _link(sink, "victim@example.com", "/account/verify/")
+    sink.clear()
+    _request_sign_up(db, MALLORY_PASSWORD, "Mallory")  # replaces the pending password
+    with TestClient(mail_app) as browser:
+        refused = browser.post(owners_link)
+        assert refused.status_code == 400 and "invalid or has expired" in refused.text
+        assert _log_in_status(browser, MALLORY_PASSWORD) == 401
+        assert _log_in_status(browser, PASSWORD) == 401  # nothing was confirmed
+        run_mail()  # the newest sign-up's own mail, to the address's owner
+        newest_link = _link(sink, "victim@example.com", "/account/verify/")
+        assert newest_link != owners_link
+
+
+def test_a_check_mail_superseded_before_it_went_out_is_not_sent(
+    db: Session, mail_app: Any, run_mail: RunMail, sink: Sink
+) -> None:
+    _request_sign_up(db, PASSWORD, "Victim")
+    _request_sign_up(db, MALLORY_PASSWORD, "Mallory")  # before the mail job rendered the first mail
+    run_mail()
+    assert len(sink.to("victim@example.com")) == 1  # one link, bound to the newest credentials only
+    link = _link(sink, "victim@example.com", "/account/verify/")
+    with TestClient(mail_app) as browser:
+        assert browser.post(link).status_code == 200
+        assert _log_in_status(browser, PASSWORD) == 401
+        assert _log_in_status(browser, MALLORY_PASSWORD) == 200

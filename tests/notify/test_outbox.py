@@ -190,7 +190,7 @@ def test_without_smtp_mail_is_written_to_files_and_listed_in_development(
     assert report.delivered == 1
     (written,) = sorted(settings.mail_dir.glob("*.eml"))
     assert b"Subject: Reset your Ostraca password" in written.read_bytes()
-    with TestClient(create_app(settings)) as client:
+    with TestClient(create_app(settings), client=("127.0.0.1", 50000)) as client:
         listing = client.get("/dev/mail")
         assert listing.status_code == 200 and "Reset your Ostraca password" in listing.text
         one = client.get(f"/dev/mail/{written.name}")

@@ -65,7 +65,7 @@ def sign_up(
         language=body.language,
         time_zone=body.time_zone,
     )
-    log_in(request, user)
+    log_in(request, session, user)
     return Me.of(user, csrf_token(request))
 
 
@@ -74,19 +74,20 @@ def login(body: LogIn, request: Request, session: DB, limiter: Limiter, now: Now
     """A banned account gets 403 `account_banned`, with the ban's `reason` and `until` in `details`."""
     limiter.log_in(client_address(request), body.email)
     user = accounts.authenticate(session, body.email, body.password, now)
-    log_in(request, user)
+    log_in(request, session, user)
     return Me.of(user, csrf_token(request))
 
 
 @router.post("/auth/logout", status_code=204)
-def logout(request: Request) -> None:
-    log_out(request)
+def logout(request: Request, session: DB) -> None:
+    """Ends this session on the server too: a copy of its cookie no longer works."""
+    log_out(request, session)
 
 
 @router.post("/auth/logout-everywhere", status_code=204)
 def logout_everywhere(request: Request, session: DB, user: CurrentUser) -> None:
     accounts.log_out_everywhere(session, user)
-    log_out(request)
+    log_out(request, session)
 
 
 @router.get("/me")
@@ -95,18 +96,24 @@ def me(request: Request, user: CurrentUser) -> Me:
 
 
 @router.patch("/me")
-def update_me(body: ProfileUpdate, request: Request, session: DB, user: CurrentUser, now: Now) -> Me:
+def update_me(
+    body: ProfileUpdate, request: Request, session: DB, limiter: Limiter, user: CurrentUser, now: Now
+) -> Me:
+    """A new `email` needs `current_password`; the answer is the same whether or not the address is taken
+    (`pending_email` shows it either way; only a free address gets the check link)."""
     profile = accounts.Profile(
         display_name=body.display_name or user.display_name,
         email=body.email or user.email,
         language=body.language or user.language,
         time_zone=body.time_zone or user.time_zone,
     )
-    accounts.update_profile(session, user, profile, now)
+    if accounts.is_new_address(user, profile.email):
+        limiter.address_change(user.id, profile.email)
+    accounts.update_profile(session, user, profile, now, body.current_password)
     return Me.of(user, csrf_token(request))
 
 
 @router.post("/me/password", status_code=204)
 def change_password(body: PasswordChange, request: Request, session: DB, user: CurrentUser) -> None:
     accounts.change_password(session, user, body.current_password, body.new_password)
-    log_in(request, user)  # this session stays; every other one ends
+    log_in(request, session, user)  # this session stays; every other one ends

@@ -196,6 +196,9 @@ class AuditOut(BaseModel):
     sanction_id: int | None
     before: dict[str, Any] | None
     after: dict[str, Any] | None
+    conflict: str | None = Field(
+        None, description="an admin acting in their own game (own_game), on a report about them (about_self)"
+    )
 
 
 # --- conversions -------------------------------------------------------------------------------------
@@ -455,6 +458,7 @@ def audit_log(
             sanction_id=row.entry.sanction_id,
             before=row.entry.before,
             after=row.entry.after,
+            conflict=row.entry.conflict,
         )
         for row in audit.entries(session, user, wanted)
     ]

@@ -45,6 +45,7 @@ class ProfileUpdate(BaseModel):
     email: str | None = Field(None, max_length=254)
     language: str | None = None
     time_zone: str | None = None
+    current_password: str = Field("", max_length=256, description="needed to change the address")
 
 
 class PasswordChange(BaseModel):

@@ -68,7 +68,7 @@ def signup(
         language=language,
         time_zone=time_zone,
     )
-    log_in(request, user)
+    log_in(request, session, user)
     return _home()
 
 
@@ -94,20 +94,20 @@ def login(
         if error.code != "account_banned" or error.details is None:
             raise
         return render(request, "moderation/banned.html", None, {"ban": error.details}, status_code=403)
-    log_in(request, user)
+    log_in(request, session, user)
     return _home(next)
 
 
 @router.post("/logout")
-def logout(request: Request) -> Response:
-    log_out(request)
+def logout(request: Request, session: DB) -> Response:
+    log_out(request, session)
     return _home()
 
 
 @router.post("/logout-everywhere")
 def logout_everywhere(request: Request, session: DB, user: CurrentUser) -> Response:
     accounts.log_out_everywhere(session, user)
-    log_out(request)
+    log_out(request, session)
     return _home()
 
 
@@ -126,9 +126,13 @@ def update_account(
     language: Annotated[str, Form()],
     time_zone: Annotated[str, Form()],
     now: Now,
+    limiter: Limiter,
+    current_password: Annotated[str, Form(max_length=256)] = "",
 ) -> Response:
     profile = accounts.Profile(display_name=display_name, email=email, language=language, time_zone=time_zone)
-    accounts.update_profile(session, user, profile, now)
+    if accounts.is_new_address(user, email):
+        limiter.address_change(user.id, email)
+    accounts.update_profile(session, user, profile, now, current_password)
     return _home("/account?saved=true")
 
 
@@ -141,7 +145,7 @@ def change_password(
     new_password: TextField,
 ) -> Response:
     accounts.change_password(session, user, current_password, new_password)
-    log_in(request, user)
+    log_in(request, session, user)
     return _home("/account?saved=true")
 
 

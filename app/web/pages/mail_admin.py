@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from pathlib import Path
@@ -15,7 +16,7 @@ from app.models import MailSettings, User
 from app.services import mail, notify
 from app.services.errors import ServiceError, not_found
 from app.settings import Settings
-from app.web.deps import DB, AppSettings, CurrentUser, MaybeUser, Now, render
+from app.web.deps import DB, AppSettings, CurrentUser, MaybeUser, Now, client_address, render
 
 router = APIRouter()
 DEV_MAIL_SHOWN = 200
@@ -65,10 +66,21 @@ def mark_failing(
 # --- development: mails written to files -------------------------------------------------------------
 
 
-def _dev_only(settings: Settings) -> Path:
+def _dev_only(request: Request, settings: Settings, user: User | None) -> Path:
+    """The mails hold reset and check links: never in production, and in development only to this
+    machine's own browser or an administrator (a development server may still be reachable from others)."""
     if not settings.development:
         raise not_found()
+    if not (_is_loopback(client_address(request)) or (user is not None and user.is_admin)):
+        raise ServiceError("forbidden", "The mails written to files are shown on this machine only.")
     return settings.mail_dir
+
+
+def _is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:  # "unknown", or a name
+        return False
 
 
 def _read(path: Path) -> EmailMessage:
@@ -84,14 +96,14 @@ def _summary(path: Path) -> dict[str, Any]:
 
 @router.get("/dev/mail")
 def dev_mail(request: Request, user: MaybeUser, settings: AppSettings) -> Response:
-    directory = _dev_only(settings)
+    directory = _dev_only(request, settings, user)
     files = sorted(directory.glob("*.eml"), reverse=True)[:DEV_MAIL_SHOWN] if directory.exists() else []
     return render(request, "dev/mail.html", user, {"mails": [_summary(path) for path in files]})
 
 
 @router.get("/dev/mail/{name}")
 def dev_mail_one(request: Request, user: MaybeUser, settings: AppSettings, name: str) -> Response:
-    directory = _dev_only(settings)
+    directory = _dev_only(request, settings, user)
     path = directory / name
     if not name.endswith(".eml") or "/" in name or name.startswith(".") or not path.is_file():
         raise not_found("This mail does not exist.")

@@ -46,7 +46,7 @@ def unsubscribe(
 
 @router.get("/account/verify/{token}")
 def verify_page(request: Request, user: MaybeUser, settings: AppSettings, token: str) -> Response:
-    tokens.read_verify_token(settings.secret_key, token)
+    tokens.read_verify_token(settings.secret_key, token)  # its signature and age; the POST checks the rest
     return render(request, "mail/verify.html", user, {"token": token, "done": False})
 
 

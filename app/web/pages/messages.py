@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import RedirectResponse, Response
 
 from app.models import User
-from app.services import messages, notify, play
+from app.services import accounts, messages, notify, play
 from app.services.errors import ServiceError
 from app.web.deps import DB, AppSettings, CurrentUser, Now, render
 from app.web.forms import FormFields
@@ -43,13 +43,16 @@ def look(session: Any, user: User | None, game_id: int, now: datetime) -> None:
 
 async def look_from_stream(request: Request, game_id: int) -> None:
     """Presence from a live stream, which has no database session of its own: a short one, in a thread."""
-    user_id = request.session.get("uid")
-    if user_id is None:
+    key = request.session.get("sid")
+    if key is None:
         return
 
     def touch() -> None:
         with request.app.state.sessions() as session:
-            notify.mark_looking(session, int(user_id), game_id, datetime.now(UTC))
+            now = datetime.now(UTC)
+            user = accounts.user_of_login_session(session, str(key), now)
+            if user is not None:
+                notify.mark_looking(session, user.id, game_id, now)
 
     await run_in_threadpool(touch)
 

@@ -99,5 +99,5 @@ def reset(
     request: Request, session: DB, settings: AppSettings, token: str, new_password: TextField
 ) -> Response:
     account_mail.reset_password(session, settings.secret_key, token, new_password)
-    log_out(request)
+    log_out(request, session)
     return RedirectResponse("/login?reset=done", 303)
