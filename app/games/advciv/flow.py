@@ -65,7 +65,7 @@ def _settle_start(tx: Tx) -> bool:
         else:
             tx.set(cursor=state.cursor + 1)
         state = tx.state
-    _begin_tax(tx)
+    begin_tax(tx)
     return True
 
 
@@ -83,7 +83,7 @@ def tax_choice_needed(state: State, seat: int) -> bool:
     return cards.default_tax_rate(held, cities=cities, stock=nation.stock) == cards.TAX_RATE
 
 
-def _begin_tax(tx: Tx) -> None:
+def begin_tax(tx: Tx) -> None:
     state = tx.state
     rates = []
     for seat, nation in enumerate(state.players):
@@ -162,7 +162,7 @@ def _settle_revolt(tx: Tx) -> bool:
         if count < len(owned):
             return False
         resolve_revolt(tx, owned)
-    _begin_expand(tx)
+    begin_expand(tx)
     return True
 
 
@@ -178,7 +178,7 @@ def growth(state: State, seat: int) -> dict[int, int]:
     }
 
 
-def _begin_expand(tx: Tx) -> None:
+def begin_expand(tx: Tx) -> None:
     done = []
     for seat in range(len(tx.state.players)):
         wanted = growth(tx.state, seat)
@@ -196,15 +196,15 @@ def _begin_expand(tx: Tx) -> None:
 def _settle_expand(tx: Tx) -> bool:
     if 0 in tx.state.done:
         return False
-    _census(tx)
-    _begin_ships(tx)
+    census(tx)
+    begin_ships(tx)
     return True
 
 
 # --- phase 3: census (§21) --------------------------------------------------------------------------------
 
 
-def _census(tx: Tx) -> None:
+def census(tx: Tx) -> None:
     for seat, nation in enumerate(tx.state.players):
         tx.update_player(seat, census=nation.board_tokens())
     order = tuple(
@@ -250,7 +250,7 @@ def has_ship_choice(state: State, seat: int) -> bool:
     return any(nation.treasury + nation.tokens[area] >= cards.SHIP_COST for area in ship_areas(state, seat))
 
 
-def _begin_ships(tx: Tx) -> None:
+def begin_ships(tx: Tx) -> None:
     order = tuple(seat for seat in acting_order(tx.state) if has_ship_choice(tx.state, seat))
     tx.set(phase="ships", order=order, cursor=0)
 
@@ -258,7 +258,7 @@ def _begin_ships(tx: Tx) -> None:
 def _settle_ships(tx: Tx) -> bool:
     if tx.state.cursor < len(tx.state.order):
         return False
-    _begin_move(tx)
+    begin_move(tx)
     return True
 
 
@@ -295,7 +295,7 @@ def settle_ships_order(
 # --- phase 5: movement (§23) ------------------------------------------------------------------------------
 
 
-def _begin_move(tx: Tx) -> None:
+def begin_move(tx: Tx) -> None:
     state = tx.state
     done = tuple(NOT_DONE if nation.board_tokens() or nation.ships else DONE for nation in state.players)
     tx.set(
@@ -335,7 +335,7 @@ def _settle_move(tx: Tx) -> bool:
         if status != DONE:
             return False
         finalise_moves(tx, seat)
-    _begin_conflict(tx)
+    begin_conflict(tx)
     return True
 
 
@@ -363,7 +363,7 @@ def finalise_moves(tx: Tx, seat: int) -> None:
 # --- phase 6: conflict (§24) ------------------------------------------------------------------------------
 
 
-def _begin_conflict(tx: Tx) -> None:
+def begin_conflict(tx: Tx) -> None:
     tx.set(phase="conflict", conflicts=fighting.order_conflicts(tx), pillage=(NOBODY, 0))
 
 
@@ -376,7 +376,7 @@ def _settle_conflict(tx: Tx) -> bool:
         fighting.resolve(tx, area)
     if tx.state.pillage[0] != NOBODY:
         return False
-    _begin_build(tx)
+    begin_build(tx)
     return True
 
 
@@ -437,7 +437,7 @@ def architecture_areas(state: State, seat: int) -> tuple[int, ...]:
     return tuple(found)
 
 
-def _begin_build(tx: Tx) -> None:
+def begin_build(tx: Tx) -> None:
     state = tx.state
     done = tuple(
         0 if buildable(state, seat) or architecture_areas(state, seat) else 1
@@ -497,9 +497,13 @@ def build_cities(tx: Tx, seat: int, areas: tuple[int, ...], architecture: int | 
 def _settle_build(tx: Tx) -> bool:
     if 0 in tx.state.done:
         return False
+    begin_support(tx)
+    return True
+
+
+def begin_support(tx: Tx) -> None:
     remove_surplus(tx)
     tx.set(phase="support")
-    return True
 
 
 # --- phase 8: surplus and city support (§26) ---------------------------------------------------------------
@@ -550,7 +554,7 @@ def reduce_city(tx: Tx, area: int) -> None:
 def _settle_support(tx: Tx) -> bool:
     if any(unsupported(tx.state, seat) for seat in range(len(tx.state.players))):
         return False
-    _end_turn(tx)
+    end_turn(tx)
     return True
 
 
@@ -586,7 +590,7 @@ def move_ast(tx: Tx) -> None:
             tx.emit("ast_moved", seat=seat, space=space)
 
 
-def _end_turn(tx: Tx) -> None:
+def end_turn(tx: Tx) -> None:
     tx.emit("phases_skipped", phases=list(SKIPPED_PHASES), reason=SKIPPED_REASON)
     move_ast(tx)
     if any(nation.ast >= FINISH for nation in tx.state.players):
@@ -594,7 +598,7 @@ def _end_turn(tx: Tx) -> None:
         tx.emit("game_over", reason="finish")
         return
     tx.set(turn=tx.state.turn + 1, new_cities=())
-    _begin_tax(tx)
+    begin_tax(tx)
 
 
 SETTLE: dict[str, Callable[[Tx], bool]] = {
@@ -607,6 +611,17 @@ SETTLE: dict[str, Callable[[Tx], bool]] = {
     "conflict": _settle_conflict,
     "build": _settle_build,
     "support": _settle_support,
+}
+
+
+BEGIN: dict[str, Callable[[Tx], None]] = {
+    "tax": begin_tax,
+    "expand": begin_expand,
+    "ships": begin_ships,
+    "move": begin_move,
+    "conflict": begin_conflict,
+    "build": begin_build,
+    "support": begin_support,
 }
 
 
