@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.advciv import cards, flow
+from app.games.advciv import cards, flow, moving
 from app.games.advciv.board import BOARD
 from app.games.advciv.model import CITIES, NOBODY, SHIPS, State
 from app.games.advciv.phases import awaited, legal_for
@@ -120,10 +120,7 @@ def _revolt(state: State) -> dict[str, Any] | None:
 def _my_moves(state: State, me: int | None) -> list[dict[str, Any]]:
     if me is None or state.phase != "move" or not state.moves:
         return []
-    return [
-        {"origin": KEYS[origin], "to": KEYS[to], "tokens": count, "ship": bool(ship)}
-        for origin, to, count, ship in state.moves[me]
-    ]
+    return [moving.to_json(move) for move in state.moves[me]]
 
 
 def public_score(state: State, seat: int) -> int:
