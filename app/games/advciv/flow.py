@@ -603,6 +603,14 @@ def end_turn(tx: Tx) -> None:
         tx.set(phase="over", end="finish")
         tx.emit("game_over", reason="finish")
         return
+    if not any(nation.board_tokens() or nation.ships for nation in tx.state.players) and not any(
+        owner != NOBODY for owner in tx.state.cities
+    ):
+        # nothing is left on the map and nothing can come back (no expansion without tokens): the game
+        # would repeat empty turns for ever, so it ends (a decision: the rules do not foresee it)
+        tx.set(phase="over", end="empty_map")
+        tx.emit("game_over", reason="empty_map")
+        return
     tx.set(turn=tx.state.turn + 1, new_cities=())
     begin_tax(tx)
 

@@ -173,3 +173,10 @@ def test_33_finish_ends_the_game_after_that_turn_with_public_scores() -> None:
 def test_18_phases_9_to_12_are_skipped_and_the_view_says_why() -> None:
     view = RULES.view(blank(), None)
     assert view["skipped_phases"]["phases"] == [9, 10, 11, 12] and view["skipped_phases"]["reason"]
+
+
+def test_a_map_with_nothing_left_on_it_ends_the_game() -> None:
+    state = blank()
+    tx = Tx(state)
+    flow.end_turn(tx)
+    assert tx.state.phase == "over" and tx.state.end == "empty_map" and RULES.standings(tx.state) is not None
