@@ -7,21 +7,23 @@ tuples, `X | None` and other such dataclasses. Then:
     memo(state, "regions", compute)      # compute() once per value and key
     to_json(state), from_json(State, data)
 
-`from_json` is driven by the type hints; a field missing from `data` takes its default, so a field added
-with a default keeps older dumps loadable.
+`from_json` is driven by the type hints; a field missing from `data` takes its default. A field added
+once games were stored is declared `name: int = added(0)`: dumped only when it differs from its default,
+so the dumps of older games stay as they were (and a replay of one still matches its stored state).
 """
 
 from __future__ import annotations
 
 import types
 from collections.abc import Callable
-from dataclasses import fields, is_dataclass
+from dataclasses import field, fields, is_dataclass
 from functools import cache
 from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 T = TypeVar("T")
 R = TypeVar("R")
 _MEMO = "_memo"
+_ADDED = "added"
 
 
 def evolve(value: T, **changes: Any) -> T:
@@ -50,10 +52,19 @@ def replaced(items: tuple[T, ...], index: int, item: T) -> tuple[T, ...]:
     return (*items[:index], item, *items[index + 1 :])
 
 
+def added(default: T) -> T:
+    """The default of a field added once games were stored (see the module's docstring)."""
+    made: T = field(default=default, metadata={_ADDED: True})
+    return made
+
+
 def to_json(value: Any) -> Any:
-    """Dataclasses to dicts and tuples to lists, recursively."""
+    """Dataclasses to dicts and tuples to lists, recursively; an `added` field only if not its default."""
     if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in fields(value)}
+        items = ((f, getattr(value, f.name)) for f in fields(value))
+        return {
+            f.name: to_json(item) for f, item in items if not (f.metadata.get(_ADDED) and item == f.default)
+        }
     if isinstance(value, tuple | list):
         return [to_json(item) for item in value]
     return value

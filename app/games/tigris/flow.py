@@ -110,7 +110,8 @@ def advance(tx: Tx) -> None:
 
 
 def monument_options(state: State) -> list[tuple[int, int]]:
-    """(top-left square, monument index) for each monument the placed tile now allows."""
+    """(top-left square, monument index) for each monument the placed tile now allows on a square where
+    no monument was declined."""
     sq = state.placed
     code = state.board[sq] if sq != OFF else "."
     if code not in TILE_CODES:
@@ -123,7 +124,7 @@ def monument_options(state: State) -> list[tuple[int, int]]:
     return [
         (top_left, index)
         for top_left in blocks_with(sq)
-        if all(board[part] == code for part in block(top_left))
+        if top_left not in state.declined and all(board[part] == code for part in block(top_left))
         for index in free
     ]
 
@@ -141,8 +142,9 @@ def build_monument(tx: Tx, seat: int, top_left: int, index: int) -> None:
 
 
 def decline_monument(tx: Tx, seat: int) -> None:
+    """No monument can ever be built on a declined square, by anyone, even once rebuilt after a war."""
     squares = sorted({top_left for top_left, _ in monument_options(tx.state)})
-    tx.set(placed=OFF)
+    tx.set(placed=OFF, declined=tuple(sorted({*tx.state.declined, *squares})))
     tx.emit("monument_declined", seat=seat, squares=names(squares))
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from app.games.kit.model import evolve, from_json, memo, replaced, to_json
+from app.games.kit.model import added, evolve, from_json, memo, replaced, to_json
 
 Counts = tuple[int, int, int, int]
 NO_TILES: Counts = (0, 0, 0, 0)
@@ -87,7 +87,8 @@ class State:
     wars: tuple[int, ...] = ()  # colours still at war through the junction
     placed: int = OFF  # the tile placed by the current action, until its monument step is over
     end: str = ""  # why the game ended: "treasures" or "bag"; "" while it goes on
-    rng_version: int = 0  # 0: xorshift64* (games begun before kit.rng; see tx.py), 1: kit.rng
+    declined: tuple[int, ...] = added(())  # top-left squares of the 2x2 squares where a monument was declined
+    rng_version: int = added(0)  # 0: xorshift64* (games begun before kit.rng; see tx.py), 1: kit.rng
 
     def leader_at(self) -> dict[int, int]:
         """Square -> leader code (seat * 4 + colour) for every leader on the board."""
