@@ -16,6 +16,7 @@ from app.games.advciv.tables import FINISH, nations_for
 from app.games.advciv.tx import Tx
 from app.games.advciv.view import view as build_view
 from app.games.contract import N_, Outcome, RuleError, Standing, Wait
+from app.games.kit.legal import awaited
 
 DUMP_VERSION = 1
 
@@ -53,9 +54,7 @@ class AdvcivRules:
     def apply(self, state: State, seat: int, order: Mapping[str, Any]) -> Outcome[State]:
         if state.phase == "over":
             raise RuleError("game_over", "The game is over.")
-        legal = legal_for(state, seat)
-        if legal is None:
-            raise RuleError("not_awaited", "The game is not waiting for you now.")
+        legal = awaited(legal_for(state, seat), "The game is not waiting for you now.")
         parsed = parse_order(order)
         tx = Tx(state)
         handle(tx, seat, legal, parsed)
@@ -104,10 +103,7 @@ class AdvcivRules:
         return load({name: value for name, value in data.items() if name != "version"})
 
     def _legal(self, state: State, seat: int) -> Legal:
-        legal = legal_for(state, seat)
-        if legal is None:
-            raise RuleError("not_awaited", "The game is not waiting for this seat.")
-        return legal
+        return awaited(legal_for(state, seat))
 
 
 RULES = AdvcivRules()
