@@ -3,14 +3,17 @@ Making, Engineering, Metalworking); the others are tested with their phase."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.games.advciv import RULES
+from app.games.advciv.model import State
 from tests.games.advciv.helpers import begin, blank, city, play, units
 
 AFRICA, CRETE, THRACE = 0, 1, 2
 
 
-def _legal(state: object, seat: int) -> dict[str, object]:
-    context: dict[str, object] = RULES.view(state, seat)["legal"]["context"]
+def _legal(state: State, seat: int) -> dict[str, Any]:
+    context: dict[str, Any] = RULES.view(state, seat)["legal"]["context"]
     return context
 
 
@@ -18,8 +21,8 @@ def test_23_31_roadbuilding_moves_two_areas_through_one_free_of_others() -> None
     state = units(blank(), AFRICA, {"sahara": 2}, cards=["roadbuilding"])
     state = begin(state, "move")
     road = _legal(state, AFRICA)["road"]
-    assert road.get("sahara")  # type: ignore[operator]
-    to, via = next(iter(road["sahara"].items()))  # type: ignore[index]
+    assert road.get("sahara")
+    to, via = next(iter(road["sahara"].items()))
     state = play(state, AFRICA, {"type": "move", "origin": "sahara", "to": to, "via": via, "tokens": 2})
     assert len(state.moves[AFRICA]) == 1
     plain = begin(units(blank(), AFRICA, {"sahara": 2}), "move")
@@ -28,15 +31,15 @@ def test_23_31_roadbuilding_moves_two_areas_through_one_free_of_others() -> None
 
 def test_23_53_54_cloth_making_and_astronomy_widen_a_ships_reach() -> None:
     base = units(blank(), CRETE, {"knossos": 2}, ships=["knossos"])
-    plain = _legal(begin(base, "move"), CRETE)["ships"]["knossos"]  # type: ignore[index]
+    plain = _legal(begin(base, "move"), CRETE)["ships"]["knossos"]
     cloth = _legal(begin(units(base, CRETE, {"knossos": 2}, cards=["cloth_making"]), "move"), CRETE)
     stars = _legal(begin(units(base, CRETE, {"knossos": 2}, cards=["astronomy"]), "move"), CRETE)
-    assert set(plain) < set(cloth["ships"]["knossos"])  # type: ignore[index]
-    assert set(plain) < set(stars["ships"]["knossos"])  # type: ignore[index]
-    assert "aegean_sea" not in plain and "aegean_sea" in stars["ships"]["knossos"]  # type: ignore[index]
+    assert set(plain) < set(cloth["ships"]["knossos"])
+    assert set(plain) < set(stars["ships"]["knossos"])
+    assert "aegean_sea" not in plain and "aegean_sea" in stars["ships"]["knossos"]
 
 
-def _attack(attacker_tokens: int, attacker_cards: list[str], defender_cards: list[str]) -> object:
+def _attack(attacker_tokens: int, attacker_cards: list[str], defender_cards: list[str]) -> State:
     state = blank()
     state = units(state, AFRICA, {"numidia": attacker_tokens}, cards=attacker_cards)
     state = units(state, CRETE, {"knossos": 1}, cities=["carthago"], cards=defender_cards)

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from app.games.advciv import RULES, flow
+from app.games.advciv.model import State
 from app.games.advciv.tables import INDEX, LIMITS
 from app.games.advciv.tx import Tx
 from app.games.contract import RuleError
@@ -56,8 +59,8 @@ def test_25_3_architecture_lets_treasury_pay_up_to_half_of_one_city() -> None:
     assert city(state, "carthago") == AFRICA and state.players[AFRICA].treasury == 2
 
 
-def _support(players_tokens: dict[str, int], cities: list[str], **extra: object) -> object:
-    state = units(blank(), AFRICA, players_tokens, cities=cities, **extra)  # type: ignore[arg-type]
+def _support(players_tokens: dict[str, int], cities: list[str], **extra: Any) -> State:
+    state = units(blank(), AFRICA, players_tokens, cities=cities, **extra)
     state = units(state, CRETE, {}, cities=["knossos", "phaestos"])  # Crete's reductions keep the phase open
     return begin(state, "support")
 
@@ -112,8 +115,8 @@ def test_26_site_default_reduces_a_random_city_among_those_allowed() -> None:
     assert default["type"] == "reduce" and default["area"] in ("carthago", "cyrene")
 
 
-def _end_of_turn(state: object) -> object:
-    tx = Tx(state)  # type: ignore[arg-type]
+def _end_of_turn(state: State) -> State:
+    tx = Tx(state)
     flow.move_ast(tx)
     return tx.state
 

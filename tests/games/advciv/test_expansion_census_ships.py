@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.games.advciv import RULES
+from app.games.advciv.model import State
 from app.games.contract import RuleError
 from tests.games.advciv.helpers import begin, blank, play, tokens, units, waited
 
@@ -67,7 +68,7 @@ def test_21_military_holders_build_and_move_after_every_non_holder() -> None:
     assert RULES.waits(state)[0].seat == CRETE and RULES.waits(state)[0].first_in_phase
 
 
-def _ships_state() -> object:
+def _ships_state() -> State:
     state = units(blank(), CRETE, {"knossos": 3, "phaestos": 1}, treasury=5, ships=["knossos"])
     return begin(state, "ships")
 

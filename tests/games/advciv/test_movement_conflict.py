@@ -9,13 +9,14 @@ import json
 import pytest
 
 from app.games.advciv import RULES
-from app.games.contract import RuleError
+from app.games.advciv.model import State
+from app.games.contract import Event, RuleError
 from tests.games.advciv.helpers import begin, blank, city, play, tokens, units, waited
 
 AFRICA, CRETE, THRACE = 0, 1, 2
 
 
-def _moving() -> object:
+def _moving() -> State:
     state = blank()
     state = units(state, AFRICA, {"tunisia": 3, "sahara": 1})
     state = units(state, CRETE, {"knossos": 2})
@@ -102,7 +103,7 @@ def test_23_done_unless_threatened_waits_when_someone_entered_the_players_areas(
 def test_23_site_default_finalises_the_moves_entered() -> None:
     state = _moving()
     state = play(state, AFRICA, {"type": "move", "origin": "tunisia", "to": "numidia", "tokens": 2})
-    events = []
+    events: list[Event] = []
     for seat in (AFRICA, CRETE, THRACE):
         outcome = RULES.apply(state, seat, RULES.default_order(state, seat))
         state, events = outcome.state, events + outcome.events

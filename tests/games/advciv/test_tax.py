@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.games.advciv import RULES
+from app.games.advciv.model import State
 from app.games.contract import RuleError
 from tests.games.advciv.helpers import begin, blank, city, land_keys, play, units, waited
 
@@ -47,7 +48,7 @@ def test_19_2_a_rate_outside_the_choices_is_refused() -> None:
     assert caught.value.code == "not_awaited"
 
 
-def _site_example() -> object:
+def _site_example() -> State:
     """The site help's revolt procedure: Africa has 3 cities and only 3 tokens in stock; it pays all 3,
     ceil(3 unpaid / 2) = 2 cities revolt. Thrace has the most units in stock (40 tokens + 9 cities x 5),
     Crete fewer (20 + 9 x 5): Thrace is the beneficiary and chooses."""
