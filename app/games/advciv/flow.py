@@ -518,7 +518,8 @@ def begin_support(tx: Tx) -> None:
 def remove_surplus(tx: Tx) -> None:
     """§26.1: no tokens where a city stands; elsewhere no more than the limit (+1 with Agriculture where
     the holder stands alone). Ships do not count."""
-    for area in range(AREAS):
+    occupied = sorted({area for nation in tx.state.players for area in nation.occupied()})
+    for area in occupied:
         if not LAND[area]:
             continue
         if tx.state.cities[area] != NOBODY:

@@ -44,7 +44,7 @@ from app.games.advciv.orders import (
     TaxOrder,
     UndoOrder,
 )
-from app.games.advciv.tables import INDEX, KEYS, LAND
+from app.games.advciv.tables import INDEX, KEYS, LAND, LAND_REACH, sea_reach
 from app.games.advciv.tx import Tx
 from app.games.contract import RuleError, Wait
 from app.games.kit.model import memo, replaced
@@ -265,7 +265,8 @@ def free_tokens(state: State, seat: int) -> dict[int, int]:
 
 
 def _free_tokens(state: State, seat: int) -> dict[int, int]:
-    tokens = {area: count for area, count in enumerate(state.players[seat].tokens) if count}
+    nation = state.players[seat]
+    tokens = {area: nation.tokens[area] for area in nation.occupied()}
     for move in state.moves[seat]:
         if move[0] == moving.LAND_MOVE:
             tokens[move[1]] -= move[3]
@@ -287,8 +288,7 @@ def free_ships(state: State, seat: int) -> list[int]:
 def land_targets(state: State, seat: int) -> dict[int, frozenset[int]]:
     in_play = state.in_play
     return {
-        area: frozenset(to for to in movement.land_reach(BOARD, area) if in_play[to])
-        for area in free_tokens(state, seat)
+        area: frozenset(to for to in LAND_REACH[area] if in_play[to]) for area in free_tokens(state, seat)
     }
 
 
@@ -300,11 +300,11 @@ def road_targets(state: State, seat: int) -> dict[int, dict[int, int]]:
     blocked = moving.blocked(state, seat)
     found: dict[int, dict[int, int]] = {}
     for area in free_tokens(state, seat):
-        near = movement.land_reach(BOARD, area)
+        near = LAND_REACH[area]
         far: dict[int, int] = {}
         for via in sorted(near - blocked):
             if in_play[via]:
-                for to in movement.land_reach(BOARD, via):
+                for to in LAND_REACH[via]:
                     if in_play[to] and to != area and to not in near:
                         far.setdefault(to, via)
         if far:
@@ -318,9 +318,7 @@ def ship_targets(state: State, seat: int) -> dict[int, frozenset[int]]:
     return {
         area: frozenset(
             to
-            for to in movement.sea_reach(
-                BOARD, area, astronomy=cards.may_enter_open_sea(held), steps=cards.ship_steps(held)
-            )
+            for to in sea_reach(area, cards.may_enter_open_sea(held), cards.ship_steps(held))
             if in_play[to]
         )
         for area in set(free_ships(state, seat))

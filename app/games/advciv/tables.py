@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Final
 
+from app.games.advciv import movement
 from app.games.advciv.board import BOARD
 
 AREAS: Final = len(BOARD.areas)
@@ -16,6 +17,7 @@ LAND: Final = tuple(area.kind == "land" for area in BOARD.areas)
 # A water area (§4.22): any area a ship may be in, i.e. with a water boundary.
 WATER: Final = tuple(bool(BOARD.coast_neighbours[index]) for index in range(AREAS))
 LAND_NEIGHBOURS: Final = BOARD.land_neighbours
+LAND_REACH: Final = tuple(movement.land_reach(BOARD, area) for area in range(AREAS))
 NATIONS: Final = tuple(BOARD.nations)  # A.S.T. order (§17.4): the order of every tie-break
 AST_RANK: Final = {key: info.ast_order for key, info in BOARD.nation_info.items()}
 
@@ -61,3 +63,9 @@ def epoch_of(nation: str, space: int) -> int:
 def late_iron_threshold(nation: str, space: int) -> int:
     """§33.25: the civ-card face value printed on a Late Iron space (0 on any other space)."""
     return BOARD.ast[nation].points_to_enter(space) or 0
+
+
+@cache
+def sea_reach(origin: int, astronomy: bool, steps: int) -> frozenset[int]:
+    """Where a ship in `origin` may end its move (movement.sea_reach, computed once per question)."""
+    return movement.sea_reach(BOARD, origin, astronomy=astronomy, steps=steps)
