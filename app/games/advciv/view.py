@@ -22,6 +22,7 @@ Shape:
     card_draws       [attacker, victim] trade cards owed by city attacks (drawn in part 2)
     legal            the viewer's `Legal` (phase, prompt, orders, choices, default) plus its `context`
     my_moves         the viewer's moves entered and not finalised (never anyone else's)
+    scores           per seat, the public score (§35.1 without the trade cards in hand)
 """
 
 from __future__ import annotations
