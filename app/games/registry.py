@@ -33,10 +33,11 @@ def known(game_id: str) -> bool:
 def _load_builtin() -> None:
     if _BUILTIN_LOADED:
         return
+    from app.games.advciv import RULES as advciv
     from app.games.amunre import RULES as amunre
     from app.games.dragonstones import RULES as dragonstones
     from app.games.tigris import RULES as tigris
 
-    for rules in (amunre, dragonstones, tigris):
+    for rules in (advciv, amunre, dragonstones, tigris):
         _GAMES.setdefault(rules.id, rules)
     _BUILTIN_LOADED.append(True)

@@ -93,7 +93,7 @@ def plan(
 
 def refused(code: str, tokens: dict[int, int], moves: list[Move], **kwargs: object) -> RuleError:
     with pytest.raises(RuleError) as caught:
-        plan(tokens, moves, **kwargs)  # type: ignore[arg-type]
+        plan(tokens, moves, **kwargs)
     assert caught.value.code == code, caught.value.message
     return caught.value
 
