@@ -1,4 +1,5 @@
-"""HTML forms to plain mappings: `a.b=1` becomes {"a": {"b": "1"}}; empty fields are left out.
+"""HTML forms to plain mappings: `a.b=1` becomes {"a": {"b": "1"}}, and the values of a name ending in `[]`
+(checkboxes sharing a name) a list: `a[]=x&a[]=y` becomes {"a": ["x", "y"]}. Empty fields are left out.
 
 Values stay strings: the pydantic models behind the services and the rules read "3" as 3 and "on" as true.
 """
@@ -25,7 +26,13 @@ def nested_fields(form: FormData, skip: Iterable[str] = ()) -> dict[str, Any]:
             if not isinstance(child, dict):
                 child = target[part] = {}
             target = child
-        target[leaf] = value
+        if leaf.endswith("[]"):
+            values = target.setdefault(leaf[:-2], [])
+            if not isinstance(values, list):
+                values = target[leaf[:-2]] = []
+            values.append(value)
+        else:
+            target[leaf] = value
     return result
 
 

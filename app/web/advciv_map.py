@@ -1,0 +1,286 @@
+"""The Advanced Civilization map in SVG: the printed board drawn once per process from the area polygons,
+and the pieces of one view (tokens, cities, ships in nation colours) placed around each area's label."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from markupsafe import Markup, escape
+
+PIECE = 44  # the room of one piece, in map units
+GAP = 4
+ROW_DROP = 40  # from the label point (the population circle) to the first row of pieces
+PER_ROW = 3
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The board's drawing: path data and label point per area key, in one coordinate frame."""
+
+    view_box: tuple[float, float, float, float]
+    paths: Mapping[str, str]
+    labels: Mapping[str, tuple[float, float]]
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One marker on the map: a stack of tokens, a city or a ship of one nation in one area."""
+
+    area: str
+    kind: str  # "tokens", "city" or "ship"
+    nation: str
+    count: int  # tokens in the stack, tokens aboard a ship; 1 for a city
+    fill: str
+    ink: str  # text colour readable on `fill`
+    x: float
+    y: float
+    mine: bool
+
+
+@lru_cache(maxsize=1)
+def geometry() -> Geometry:
+    from app.games.advciv.board import polygons
+
+    drawing = polygons()
+    return Geometry(
+        view_box=tuple(drawing.view_box),  # type: ignore[arg-type]
+        paths=drawing.paths,
+        labels={key: (float(x), float(y)) for key, (x, y) in drawing.labels.items()},
+    )
+
+
+def view_box_text() -> str:
+    return " ".join(f"{n:g}" for n in geometry().view_box)
+
+
+@lru_cache(maxsize=1)
+def printed_board() -> Markup:
+    """The areas with their printed marks; the same for every viewer and language (area names are the
+    board's own, as printed)."""
+    from app.games.advciv.board import BOARD
+
+    drawing = geometry()
+    shapes: list[str] = []
+    marks: list[str] = []
+    names: list[str] = []
+    areas = sorted(BOARD.areas, key=lambda area: area.kind != "sea")  # seas below, so coasts draw on top
+    for area in areas:
+        path = drawing.paths.get(area.key)
+        if path is None:
+            continue
+        classes = ["ac-area", area.kind]
+        if area.flood_plain:
+            classes.append("flood")
+        if area.open_sea:
+            classes.append("open")
+        shapes.append(
+            f'<path class="{" ".join(classes)}" data-area="{escape(area.key)}" d="{escape(path)}">'
+            f"<title>{escape(area.name)}</title></path>"
+        )
+        x, y = drawing.labels.get(area.key, (0.0, 0.0))
+        marks.append(_marks(area, x, y))
+        names.append(f'<text class="ac-name" x="{x:g}" y="{y - 24:g}">{escape(area.name)}</text>')
+    return Markup(
+        '<g class="ac-areas">'
+        + "".join(shapes)
+        + '</g><g class="ac-marks" aria-hidden="true">'
+        + "".join(marks)
+        + '</g><g class="ac-names" aria-hidden="true">'
+        + "".join(names)
+        + "</g>"
+    )
+
+
+def _marks(area: Any, x: float, y: float) -> str:
+    """The population limit in a circle, the city site (a square beside it) and the volcano (a triangle)."""
+    parts: list[str] = []
+    if area.kind == "land":
+        parts.append(
+            f'<g class="ac-limit" transform="translate({x:g} {y:g})"><circle r="15"/>'
+            f'<text y="6">{area.population}</text></g>'
+        )
+    if area.city_site:
+        parts.append(
+            f'<rect class="ac-site" data-area="{escape(area.key)}" x="{x + 19:g}" y="{y - 11:g}" '
+            'width="22" height="22" rx="2"/>'
+        )
+    if area.volcano:
+        parts.append(f'<path class="ac-volcano" d="M{x - 36:g} {y + 10:g} l12 -22 l12 22 z"/>')
+    return "".join(parts)
+
+
+def pieces(areas: Mapping[str, Any], colours: Mapping[str, str], mine: str | None) -> list[Piece]:
+    """Every piece on the map, laid out in rows under the area's label point: cities first, then token
+    stacks, then ships, each nation in the order of `colours`."""
+    drawing = geometry()
+    placed: list[Piece] = []
+    order = list(colours)
+    for key, units in areas.items():
+        centre = drawing.labels.get(key)
+        if centre is None:
+            continue
+        row = list(_pieces_of(units, order))
+        for index, (kind, nation, count) in enumerate(row):
+            x, y = _slot(centre, index, len(row))
+            fill = colours.get(nation, "#777777")
+            placed.append(Piece(key, kind, nation, count, fill, ink_on(fill), x, y, nation == mine))
+    return placed
+
+
+def _pieces_of(units: Mapping[str, Any], order: list[str]) -> Iterable[tuple[str, str, int]]:
+    nations = units.get("nations", {})
+    ships = units.get("ships", {})
+    ranked = sorted(set(nations) | set(ships), key=lambda n: order.index(n) if n in order else len(order))
+    for nation in ranked:
+        if nations.get(nation, {}).get("city"):
+            yield "city", nation, 1
+    for nation in ranked:
+        tokens = nations.get(nation, {}).get("tokens", 0)
+        if tokens:
+            yield "tokens", nation, tokens
+    for nation in ranked:
+        for aboard in ships.get(nation, ()):
+            yield "ship", nation, aboard
+
+
+def _slot(centre: tuple[float, float], index: int, total: int) -> tuple[float, float]:
+    row, column = divmod(index, PER_ROW)
+    in_row = min(PER_ROW, total - row * PER_ROW)
+    step = PIECE + GAP
+    x = centre[0] - (in_row - 1) * step / 2 + column * step
+    y = centre[1] + ROW_DROP + row * step
+    return x, y
+
+
+def ink_on(fill: str) -> str:
+    """Black or white, whichever reads better on the colour `fill` ("#rrggbb")."""
+    try:
+        red, green, blue = (int(fill[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    except ValueError:
+        return "#ffffff"
+    luminance = 0.2126 * red**2.2 + 0.7152 * green**2.2 + 0.0722 * blue**2.2
+    return "#111111" if luminance > 0.3 else "#ffffff"
+
+
+PHASE_TRACK = (
+    (1, "tax"),
+    (2, "expansion"),
+    (3, "census"),
+    (4, "ships"),
+    (5, "movement"),
+    (6, "conflict"),
+    (7, "cities"),
+    (8, "surplus"),
+    (9, ""),  # phases 9 to 12 share one entry: skipped until part 2 and 3 exist
+    (13, "ast"),
+)
+SKIPPED = frozenset({9})
+# The phases a rules phase code belongs to on the track (sub-steps light their phase up).
+PHASE_OF = {"revolt": "tax", "pillage": "conflict", "support": "surplus"}
+
+
+def page_context(board: Mapping[str, Any], seat: int | None, my_wait: Any, now: datetime) -> dict[str, Any]:
+    """The rules' view of one seat, laid out for the map page."""
+    from app.games.advciv.board import BOARD
+
+    nations = list(board.get("nations", ()))
+    colours = {row["nation"]: _hex(row.get("colour", "")) for row in nations}
+    me = next((row["nation"] for row in nations if row.get("seat") == seat), None)
+    drawing = geometry()
+    moves = [_arrow(move, drawing) for move in board.get("my_moves", ())]
+    phase = board.get("phase", "")
+    legal = board.get("legal") or {}
+    command = _command(legal)
+    return {
+        "view_box": view_box_text(),
+        "printed": printed_board(),
+        "names": {area.key: area.name for area in BOARD.areas},
+        "pieces": pieces(board.get("areas", {}), colours, me),
+        "moves": [move for move in moves if move is not None],
+        "movable": frozenset(command.get("sources", {})) | frozenset(command.get("ships", {})),
+        "phase": phase,
+        "phase_codes": {phase, PHASE_OF.get(phase, phase)},
+        "phase_track": PHASE_TRACK,
+        "skipped": SKIPPED,
+        "turn": board.get("turn", 1),
+        "over": phase == "over",
+        "awaited": tuple(board.get("awaiting", ())),
+        "census": _census(nations, board.get("census_order", ()), colours),
+        "nations_by_seat": {row["seat"]: row for row in nations},
+        "command": command,
+        "minutes_left": _minutes_left(my_wait, now),
+    }
+
+
+def _minutes_left(my_wait: Any, now: datetime) -> int | None:
+    deadline = getattr(my_wait, "deadline_at", None)
+    if deadline is None:
+        return None
+    return max(0, int((deadline - now).total_seconds() // 60))
+
+
+def _arrow(move: Mapping[str, Any], drawing: Geometry) -> dict[str, Any] | None:
+    start = drawing.labels.get(move["origin"])
+    end = drawing.labels.get(move["to"])
+    if start is None or end is None:
+        return None
+    # stop short of the label points, so that the arrow does not cover the counts
+    (x1, y1), (x2, y2) = _shorten(start, end, 22)
+    return {
+        "origin": move["origin"],
+        "destination": move["to"],
+        "count": move.get("tokens", 0),
+        "ship": bool(move.get("ship")),
+        "x1": x1,
+        "y1": y1,
+        "x2": x2,
+        "y2": y2,
+    }
+
+
+def _shorten(
+    start: tuple[float, float], end: tuple[float, float], by: float
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = max((dx * dx + dy * dy) ** 0.5, 1.0)
+    cut = min(by, length / 3) / length
+    return (
+        (round(start[0] + dx * cut, 1), round(start[1] + dy * cut, 1)),
+        (round(end[0] - dx * cut, 1), round(end[1] - dy * cut, 1)),
+    )
+
+
+def _census(
+    nations: list[Mapping[str, Any]], census_order: Iterable[int], colours: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    rank = {seat: place for place, seat in enumerate(census_order, start=1)}
+    rows = [
+        {
+            "seat": row["seat"],
+            "nation": row["nation"],
+            "fill": colours[row["nation"]],
+            "rank": rank.get(row["seat"]),
+            "census": row.get("census", 0),
+            "on_map": row.get("on_map", 0),
+            "stock": row.get("stock", 0),
+            "treasury": row.get("treasury", 0),
+            "cities": row.get("cities", 0),
+            "cities_in_stock": row.get("cities_in_stock", 0),
+            "ships": row.get("ships", 0),
+            "ships_in_stock": row.get("ships_in_stock", 0),
+        }
+        for row in nations
+    ]
+    return sorted(rows, key=lambda row: (row["rank"] or 99, row["seat"]))
+
+
+def _command(legal: Mapping[str, Any]) -> dict[str, Any]:
+    return {"mode": "", "sources": {}, "ships": {}}
+
+
+def _hex(colour: str) -> str:
+    return colour if colour.startswith("#") and len(colour) == 7 else "#777777"
