@@ -195,11 +195,12 @@ def page_context(board: Mapping[str, Any], seat: int | None, my_wait: Any, now: 
     phase = board.get("phase", "")
     legal = board.get("legal") or {}
     command = _command(legal)
+    placed = pieces(board.get("areas", {}), colours, me)
     return {
         "view_box": view_box_text(),
         "printed": printed_board(),
         "names": {area.key: area.name for area in BOARD.areas},
-        "pieces": pieces(board.get("areas", {}), colours, me),
+        "pieces": placed,
         "moves": [move for move in moves if move is not None],
         "movable": frozenset(command.get("sources", {})) | frozenset(command.get("ships", {})),
         "phase": phase,
@@ -213,7 +214,29 @@ def page_context(board: Mapping[str, Any], seat: int | None, my_wait: Any, now: 
         "nations_by_seat": {row["seat"]: row for row in nations},
         "command": command,
         "minutes_left": _minutes_left(my_wait, now),
+        "focus": _focus([piece for piece in placed if piece.mine], command),
     }
+
+
+FOCUS_MARGIN = 140
+FOCUS_SMALLEST = 600
+
+
+def _focus(mine: list[Piece], command: Mapping[str, Any]) -> str:
+    """The part of the map a phone shows first: the viewer's pieces and where they may go."""
+    labels = geometry().labels
+    points = [(piece.x, piece.y) for piece in mine]
+    for table in (command.get("sources", {}), command.get("ships", {})):
+        for entry in table.values():
+            points.extend(labels[key] for key in entry.get("to", ()) if key in labels)
+    if not points:
+        return ""
+    xs, ys = [x for x, _ in points], [y for _, y in points]
+    width = max(max(xs) - min(xs) + 2 * FOCUS_MARGIN, FOCUS_SMALLEST)
+    height = max(max(ys) - min(ys) + 2 * FOCUS_MARGIN, FOCUS_SMALLEST)
+    left = (max(xs) + min(xs) - width) / 2
+    top = (max(ys) + min(ys) - height) / 2
+    return f"{left:.0f} {top:.0f} {width:.0f} {height:.0f}"
 
 
 def _minutes_left(my_wait: Any, now: datetime) -> int | None:

@@ -39,18 +39,39 @@
     return { x: v.x, y: v.y, w: v.width, h: v.height };
   }
 
+  /* Height over width of the drawing area: the page may make it taller than the map (on a phone). */
+  function aspect(svg) {
+    var rect = svg.getBoundingClientRect();
+    var full = fullBox(svg);
+    return rect.width && rect.height ? rect.height / rect.width : full.h / full.w;
+  }
+
+  /* The widest box allowed: the whole map, with room around it when the drawing area's shape differs. */
+  function widest(svg) {
+    var full = fullBox(svg);
+    return Math.max(full.w, full.h / aspect(svg));
+  }
+
+  function clampAxis(start, size, fullStart, fullSize) {
+    if (size >= fullSize) { return fullStart - (size - fullSize) / 2; }
+    return Math.min(fullStart + fullSize - size, Math.max(fullStart, start));
+  }
+
   function setBox(svg, box) {
     var full = fullBox(svg);
-    var w = Math.min(full.w, Math.max(full.w / MAX_ZOOM, box.w));
-    var h = w * full.h / full.w;
-    var x = Math.min(full.x + full.w - w, Math.max(full.x, box.x + (box.w - w) / 2));
-    var y = Math.min(full.y + full.h - h, Math.max(full.y, box.y + (box.h - h) / 2));
+    var ratio = aspect(svg);
+    var cx = box.x + box.w / 2;
+    var cy = box.y + box.h / 2;
+    var w = Math.min(widest(svg), Math.max(full.w / MAX_ZOOM, Math.max(box.w, box.h / ratio)));
+    var h = w * ratio;
+    var x = clampAxis(cx - w / 2, w, full.x, full.w);
+    var y = clampAxis(cy - h / 2, h, full.y, full.h);
     svg.setAttribute("viewBox", [x, y, w, h].map(function (n) { return Math.round(n * 10) / 10; }).join(" "));
     saved.box = { x: x, y: y, w: w, h: h };
-    var zoomed = w < full.w - 1;
-    svg.classList.toggle("zoomed", zoomed);
+    var zoom = full.w / w;
+    svg.classList.toggle("zoomed", zoom > 1.6);
     var level = document.querySelector(".ac-zoom-level");
-    if (level) { level.textContent = Math.round(full.w / w * 100) + " %"; }
+    if (level) { level.textContent = Math.round(zoom * 100) + " %"; }
   }
 
   /* Zoom by `factor` keeping the map point under (clientX, clientY) where it is. */
@@ -59,14 +80,12 @@
     var rect = svg.getBoundingClientRect();
     var fx = rect.width ? (clientX - rect.left) / rect.width : 0.5;
     var fy = rect.height ? (clientY - rect.top) / rect.height : 0.5;
-    var w = box.w / factor;
-    var h = box.h / factor;
     var full = fullBox(svg);
-    w = Math.min(full.w, Math.max(full.w / MAX_ZOOM, w));
-    h = w * full.h / full.w;
-    var x = box.x + (box.w - w) * fx;
-    var y = box.y + (box.h - h) * fy;
-    setBox(svg, { x: x, y: y, w: w, h: h });
+    var w = Math.min(widest(svg), Math.max(full.w / MAX_ZOOM, box.w / factor));
+    var h = w * box.h / box.w;
+    var px = box.x + box.w * fx;
+    var py = box.y + box.h * fy;
+    setBox(svg, { x: px - w * fx, y: py - h * fy, w: w, h: h });
   }
 
   function zoomCentre(svg, factor) {
@@ -311,7 +330,7 @@
       var how = zoom.getAttribute("data-zoom");
       if (how === "in") { zoomCentre(svg, ZOOM_STEP); }
       else if (how === "out") { zoomCentre(svg, 1 / ZOOM_STEP); }
-      else { setBox(svg, fullBox(svg)); }
+      else { var full = fullBox(svg); setBox(svg, { x: full.x, y: full.y, w: widest(svg), h: full.h }); }
       return;
     }
     var quick = event.target.closest(".ac-chooser [data-value]");
@@ -365,16 +384,29 @@
     }
   });
 
+  /* The first view: the whole map on a wide screen; on a narrow one, the viewer's own pieces. */
+  function firstBox(svg) {
+    var focus = svg.getAttribute("data-focus");
+    var rect = svg.getBoundingClientRect();
+    var full = fullBox(svg);
+    if (rect.width >= 700) { return full; }
+    var cover = Math.min(full.w, full.h / aspect(svg));  // the map fills the drawing area, no sea around
+    var parts = focus ? focus.split(/[ ,]+/).map(Number) : [full.x, full.y, full.w, full.h];
+    var w = Math.min(cover, Math.max(parts[2], parts[3] / aspect(svg)));
+    return { x: parts[0] + parts[2] / 2 - w / 2, y: parts[1] + parts[3] / 2 - w * aspect(svg) / 2, w: w, h: w * aspect(svg) };
+  }
+
   function restore() {
     var svg = map();
     if (!svg) { return; }
-    if (saved.box) { setBox(svg, saved.box); }
+    setBox(svg, saved.box || firstBox(svg));
     paint();
     toggles();
   }
 
   /* The live page swaps the board: restore the zoom and the selection on the new one. */
   document.addEventListener("htmx:afterSettle", restore);
+  window.addEventListener("resize", function () { var svg = map(); if (svg && saved.box) { setBox(svg, saved.box); } });
   document.addEventListener("DOMContentLoaded", restore);
   restore();
 })();
