@@ -11,9 +11,9 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-PIECE = 44  # the room of one piece, in map units
+PIECE = 54  # the room of one piece, in map units (the board is about 3,000 wide, an area about 180)
 GAP = 4
-ROW_DROP = 40  # from the label point (the population circle) to the first row of pieces
+ROW_DROP = 48  # from the label point (the population circle) to the first row of pieces
 PER_ROW = 3
 
 
@@ -46,10 +46,12 @@ def geometry() -> Geometry:
     from app.games.advciv.board import polygons
 
     drawing = polygons()
+    x, y, width, height = (float(n) for n in drawing["view_box"])
+    areas = drawing["areas"]
     return Geometry(
-        view_box=tuple(drawing.view_box),  # type: ignore[arg-type]
-        paths=drawing.paths,
-        labels={key: (float(x), float(y)) for key, (x, y) in drawing.labels.items()},
+        view_box=(x, y, width, height),
+        paths={key: area["d"] for key, area in areas.items()},
+        labels={key: (float(area["label"][0]), float(area["label"][1])) for key, area in areas.items()},
     )
 
 
@@ -100,16 +102,16 @@ def _marks(area: Any, x: float, y: float) -> str:
     parts: list[str] = []
     if area.kind == "land":
         parts.append(
-            f'<g class="ac-limit" transform="translate({x:g} {y:g})"><circle r="15"/>'
-            f'<text y="6">{area.population}</text></g>'
+            f'<g class="ac-limit" transform="translate({x:g} {y:g})"><circle r="17"/>'
+            f'<text y="7">{area.population}</text></g>'
         )
     if area.city_site:
         parts.append(
-            f'<rect class="ac-site" data-area="{escape(area.key)}" x="{x + 19:g}" y="{y - 11:g}" '
-            'width="22" height="22" rx="2"/>'
+            f'<rect class="ac-site{" white" if area.white_site else ""}" data-area="{escape(area.key)}" x="{x + 21:g}" y="{y - 12:g}" '
+            'width="24" height="24" rx="2"/>'
         )
     if area.volcano:
-        parts.append(f'<path class="ac-volcano" d="M{x - 36:g} {y + 10:g} l12 -22 l12 22 z"/>')
+        parts.append(f'<path class="ac-volcano" d="M{x - 42:g} {y + 12:g} l14 -26 l14 26 z"/>')
     return "".join(parts)
 
 
@@ -188,7 +190,7 @@ def page_context(board: Mapping[str, Any], seat: int | None, my_wait: Any, now: 
     from app.games.advciv.board import BOARD
 
     nations = list(board.get("nations", ()))
-    colours = {row["nation"]: _hex(row.get("colour", "")) for row in nations}
+    colours = {row["nation"]: _colour(row) for row in nations}
     me = next((row["nation"] for row in nations if row.get("seat") == seat), None)
     drawing = geometry()
     moves = [_arrow(move, drawing) for move in board.get("my_moves", ())]
@@ -212,6 +214,9 @@ def page_context(board: Mapping[str, Any], seat: int | None, my_wait: Any, now: 
         "awaited": tuple(board.get("awaiting", ())),
         "census": _census(nations, board.get("census_order", ()), colours),
         "nations_by_seat": {row["seat"]: row for row in nations},
+        "ast": [_ast_row(row, colours[row["nation"]]) for row in nations],
+        "ast_length": AST_SPACES,
+        "epochs": EPOCHS,
         "command": command,
         "minutes_left": _minutes_left(my_wait, now),
         "focus": _focus([piece for piece in placed if piece.mine], command),
@@ -305,5 +310,30 @@ def _command(legal: Mapping[str, Any]) -> dict[str, Any]:
     return {"mode": "", "sources": {}, "ships": {}}
 
 
-def _hex(colour: str) -> str:
-    return colour if colour.startswith("#") and len(colour) == 7 else "#777777"
+def _colour(row: Mapping[str, Any]) -> str:
+    """The nation's colour as "#rrggbb": the view's, else the board's."""
+    from app.games.advciv.board import BOARD
+
+    colour = str(row.get("colour") or "")
+    if not (colour.startswith("#") and len(colour) == 7):
+        info = BOARD.nation_info.get(row["nation"])
+        colour = info.colour if info else "#777777"
+    return colour
+
+
+AST_SPACES = 16
+EPOCHS = ("stone", "early_bronze", "late_bronze", "early_iron", "late_iron")
+
+
+def _ast_row(row: Mapping[str, Any], fill: str) -> dict[str, Any]:
+    """One nation's row of the A.S.T.: its 16 spaces coloured by epoch, and where its marker stands."""
+    from app.games.advciv.board import BOARD
+
+    track = BOARD.ast.get(row["nation"])
+    position = int(row.get("ast", 0))
+    spaces = [
+        {"number": space, "epoch_index": (track.epoch(space) if track else 0) + 1}
+        for space in range(1, AST_SPACES + 1)
+    ]
+    epoch = EPOCHS[track.epoch(position)] if track else EPOCHS[0]
+    return {"nation": row["nation"], "fill": fill, "position": position, "spaces": spaces, "epoch": epoch}
