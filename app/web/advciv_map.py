@@ -33,7 +33,7 @@ class Piece:
     area: str
     kind: str  # "tokens", "city" or "ship"
     nation: str
-    count: int  # tokens in the stack, tokens aboard a ship; 1 for a city
+    count: int  # tokens in the stack, ships of the nation in the area; 1 for a city
     fill: str
     ink: str  # text colour readable on `fill`
     x: float
@@ -134,7 +134,7 @@ def pieces(areas: Mapping[str, Any], colours: Mapping[str, str], mine: str | Non
 
 
 def _pieces_of(units: Mapping[str, Any], order: list[str]) -> Iterable[tuple[str, str, int]]:
-    nations = units.get("nations", {})
+    nations = units.get("units", {})
     ships = units.get("ships", {})
     ranked = sorted(set(nations) | set(ships), key=lambda n: order.index(n) if n in order else len(order))
     for nation in ranked:
@@ -145,8 +145,8 @@ def _pieces_of(units: Mapping[str, Any], order: list[str]) -> Iterable[tuple[str
         if tokens:
             yield "tokens", nation, tokens
     for nation in ranked:
-        for aboard in ships.get(nation, ()):
-            yield "ship", nation, aboard
+        if ships.get(nation):
+            yield "ship", nation, ships[nation]
 
 
 def _slot(centre: tuple[float, float], index: int, total: int) -> tuple[float, float]:
@@ -306,8 +306,66 @@ def _census(
     return sorted(rows, key=lambda row: (row["rank"] or 99, row["seat"]))
 
 
-def _command(legal: Mapping[str, Any]) -> dict[str, Any]:
-    return {"mode": "", "sources": {}, "ships": {}}
+def _command(legal: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What the side panel offers the viewer, and how the map takes part: "move" (pick a stack, then a
+    destination), "pick" (an area is one of the choices), "toggle" (areas checked on and off), "counts"
+    (tokens placed area by area), "ships", or "choices" (buttons only)."""
+    from app.games.advciv.board import BOARD
+
+    if not legal:
+        return {"mode": "", "sources": {}, "ships": {}}
+    phase, prompt = legal["phase"], legal["prompt"]
+    context = legal.get("context") or {}
+    default = legal.get("default") or {}
+    command: dict[str, Any] = {
+        "phase": phase,
+        "prompt": prompt,
+        "context": context,
+        "choices": legal.get("choices", []),
+        "orders": legal.get("orders", []),
+        "default": default,
+        "mode": "choices",
+        "sources": {},
+        "ships": {},
+    }
+    if phase == "move" and prompt != "move_done":
+        tokens = context.get("tokens", {})
+        load = context.get("ship_load", 5)
+        command["mode"] = "move"
+        command["sources"] = {
+            key: {"max": tokens.get(key, 0), "to": targets}
+            for key, targets in context.get("land", {}).items()
+            if targets and tokens.get(key)
+        }
+        command["ships"] = {
+            key: {
+                "max": min(load, tokens.get(key, 0)),
+                "to": targets,
+                "sea": [to for to in targets if BOARD.area(to).kind == "sea"],
+            }
+            for key, targets in context.get("ships", {}).items()
+            if targets
+        }
+        destinations = {to for entry in command["sources"].values() for to in entry["to"]}
+        destinations |= {to for entry in command["ships"].values() for to in entry["to"]}
+        command["all_destinations"] = sorted(destinations, key=lambda key: BOARD.area(key).name)
+    elif phase in ("start", "support"):
+        command["mode"] = "pick"
+    elif phase in ("build", "revolt"):
+        offered = context.get("areas") if phase == "build" else context.get("cities")
+        chosen = set(default.get("areas", ()))
+        command["mode"] = "toggle"
+        command["toggles"] = [{"area": key, "on": key in chosen} for key in offered or ()]
+    elif phase == "expand":
+        placed = default.get("areas", {})
+        command["mode"] = "counts"
+        command["counts"] = [
+            {"area": key, "most": most, "value": placed.get(key, 0)}
+            for key, most in context.get("most", {}).items()
+        ]
+    elif phase == "ships":
+        command["mode"] = "ships"
+    return command
 
 
 def _colour(row: Mapping[str, Any]) -> str:

@@ -4,10 +4,12 @@
    What the page gives this file:
    - svg.ac-map: paths .ac-area[data-area] (one per area), unit markers .ac-stack[data-area];
    - .ac-command[data-ac-mode]: "move" (pick a stack, then a destination), "pick" (click an area to send the
-     order of the form whose data-ac-pick lists that area) or "toggle" (click a marked area to flip its
-     checkbox, e.g. build / no build);
+     order of the form whose data-ac-pick names that area), "toggle" (click a marked area to flip its
+     checkbox: build / no build, the cities that revolt) or "counts" (click an area to add one to its
+     number field: expansion short of stock);
    - for "move": data-ac-sources = {area: {"max": n, "to": [areas]}} and data-ac-ships = {area: {"max": n,
-     "to": [areas], "aboard": n}}; the form form.ac-move-form with the fields of a move order: origin, to, tokens, ship. */
+     "to": [areas], "sea": [the sea areas among them]}}; the form form.ac-move-form with the fields of a
+     move order: origin, to, tokens, ship. */
 (function () {
   "use strict";
   if (window.advcivMap) { return; }
@@ -228,7 +230,7 @@
       } else {
         saved.source = null;
       }
-    } else if (mode === "pick" || mode === "toggle") {
+    } else if (mode === "pick" || mode === "toggle" || mode === "counts") {
       document.querySelectorAll("[data-ac-pick]").forEach(function (element) {
         targets.push(element.getAttribute("data-ac-pick"));
       });
@@ -258,17 +260,19 @@
     form.elements.origin.value = saved.source;
     form.elements.to.value = to;
     var count = form.elements.tokens;
+    var toSea = saved.ship && (entry.sea || []).indexOf(to) !== -1;  // tokens leave a ship on land only
+    var most = toSea ? 0 : entry.max;
     var low = saved.ship ? 0 : 1;
     count.min = String(low);
-    count.max = String(entry.max);
-    count.value = String(saved.ship ? (entry.aboard !== undefined ? entry.aboard : entry.max) : entry.max);
+    count.max = String(most);
+    count.value = String(most);
     if (form.elements.ship) { form.elements.ship.value = saved.ship ? "true" : ""; }
     box.querySelector(".ac-chooser-what").textContent = fill(text(saved.ship ? "sail" : "move"), {
-      from: areaName(saved.source), to: areaName(to), n: entry.max
+      from: areaName(saved.source), to: areaName(to), n: most
     });
     box.querySelectorAll("[data-count]").forEach(function (button) {
-      var value = button.getAttribute("data-count") === "all" ? entry.max : Number(button.getAttribute("data-count"));
-      button.hidden = value > entry.max || value < low;
+      var value = button.getAttribute("data-count") === "all" ? most : Number(button.getAttribute("data-count"));
+      button.hidden = value > most || value < low || (button.getAttribute("data-count") !== "all" && value === most);
       button.setAttribute("data-value", String(value));
     });
     box.hidden = false;
@@ -305,12 +309,35 @@
     if (mode === "toggle") {
       var box = document.querySelector('input[data-ac-pick="' + key + '"]');
       if (box) { box.checked = !box.checked; box.dispatchEvent(new Event("change", { bubbles: true })); }
+      return;
     }
+    if (mode === "counts") {
+      var input = document.querySelector('input[data-ac-count][data-ac-pick="' + key + '"]');
+      if (input) {
+        var next = Number(input.value || 0) + 1;
+        input.value = String(next > Number(input.max) ? 0 : next);
+        input.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+    }
+  }
+
+  /* Expansion short of stock: the tokens still to place, and the count shown on each area. */
+  function counts() {
+    var left = document.querySelector(".ac-left");
+    if (!left) { return; }
+    var placed = 0;
+    document.querySelectorAll("input[data-ac-count]").forEach(function (input) {
+      var value = Number(input.value || 0);
+      placed += value;
+      var area = document.querySelector('.ac-map .ac-area[data-area="' + input.getAttribute("data-ac-pick") + '"]');
+      if (area) { area.classList.toggle("chosen", value > 0); }
+    });
+    left.textContent = fill(text("left"), { n: Number(left.getAttribute("data-stock")) - placed });
   }
 
   function toggles() {
     var count = 0;
-    document.querySelectorAll("input[data-ac-pick]").forEach(function (box) {
+    document.querySelectorAll('input[type="checkbox"][data-ac-pick]').forEach(function (box) {
       var on = box.checked;
       if (on) { count += 1; }
       var key = box.getAttribute("data-ac-pick");
@@ -369,6 +396,7 @@
   });
 
   document.addEventListener("change", function (event) {
+    if (event.target.matches && event.target.matches("input[data-ac-count]")) { counts(); return; }
     if (event.target.matches && event.target.matches("input[data-ac-pick]")) { toggles(); }
   });
 
@@ -402,6 +430,7 @@
     setBox(svg, saved.box || firstBox(svg));
     paint();
     toggles();
+    counts();
   }
 
   /* The live page swaps the board: restore the zoom and the selection on the new one. */
