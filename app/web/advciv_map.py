@@ -260,8 +260,8 @@ def _arrow(move: Mapping[str, Any], drawing: Geometry) -> dict[str, Any] | None:
     (x1, y1), (x2, y2) = _shorten(start, end, 22)
     return {
         "origin": move["origin"],
-        "destination": move["to"],
-        "count": move.get("tokens", 0),
+        "to": move["to"],
+        "tokens": move.get("tokens", 0),
         "ship": bool(move.get("ship")),
         "x1": x1,
         "y1": y1,

@@ -1,0 +1,156 @@
+"""Advanced Civilization in a real browser: two players, one on a desktop screen in English, one on a phone in
+French. The first moves a stack by clicking the map; the other does not see that move until it is
+finalised; both enter the same area and the conflict is resolved on the map. Screenshots of each screen
+are kept under test-artifacts/advciv/."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.test_accounts_browser import sign_up_in_browser
+from tests.browser.test_tigris_browser import api
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "advciv"
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+# Italy starts in Pannonia, Illyria in Germania: Illyricum (population limit 2) borders both.
+ITALY_START, ILLYRIA_START, MEETING = "pannonia", "germania", "illyricum"
+
+
+@pytest.fixture
+def screens(browser: Any) -> Iterator[Any]:
+    """Browser pages of a given size and language, in separate contexts (separate cookies)."""
+    contexts: list[Any] = []
+
+    def make(viewport: dict[str, int], locale: str) -> Any:
+        context = browser.new_context(viewport=viewport, locale=locale)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def shoot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def stack(page: Any, area: str, nation: str) -> Any:
+    return page.locator(f'.ac-map .ac-stack[data-area="{area}"][data-nation="{nation}"][data-kind="tokens"]')
+
+
+def wait_for_phase(page: Any, base: str, game_id: int, phase: str) -> dict[str, Any]:
+    """Answer the ship question with "no ships" until the game reaches `phase` (turn 1 has no other)."""
+    for _ in range(10):
+        detail = api(page, base, "GET", f"/api/v1/games/{game_id}")
+        board = detail["view"]
+        if board["phase"] == phase:
+            return board
+        if board["phase"] == "ships" and detail["your_seat"] in board["awaiting"]:
+            api(page, base, "POST", f"/api/v1/games/{game_id}/orders", {"order": {"type": "ships"}, **version(detail)})
+        else:
+            page.wait_for_timeout(300)
+    raise AssertionError(f"the game did not reach {phase}: {board['phase']}")
+
+
+def version(detail: dict[str, Any]) -> dict[str, int]:
+    return {"expected_version": detail["game"]["version"]}
+
+
+def test_a_move_by_clicking_stays_secret_until_finalised_then_the_conflict_shows(
+    live_server: str, screens: Any
+) -> None:
+    alice = screens(DESKTOP, "en-GB")
+    bruno = screens(PHONE, "fr-FR")
+    sign_up_in_browser(alice, live_server, "Alice")
+    sign_up_in_browser(bruno, live_server, "Bruno", language="fr")
+    game = api(alice, live_server, "POST", "/api/v1/games", {"game_type": "advciv", "players": 2})
+    game_id = game["id"]
+    api(bruno, live_server, "POST", f"/api/v1/games/{game_id}/join")
+    seats = {api(p, live_server, "GET", f"/api/v1/games/{game_id}")["your_seat"]: p for p in (alice, bruno)}
+    assert seats[0] is alice or seats[1] is alice
+
+    # the nation draft, then the start tokens: Alice clicks her start area on the map
+    first = seats[0]
+    api(first, live_server, "POST", f"/api/v1/games/{game_id}/draft", {"choice": "italy" if first is alice else "illyria"})
+    second = seats[1]
+    api(second, live_server, "POST", f"/api/v1/games/{game_id}/draft", {"choice": "illyria" if first is alice else "italy"})
+    url = f"{live_server}/games/{game_id}"
+    if first is not alice:
+        detail = api(bruno, live_server, "GET", f"/api/v1/games/{game_id}")
+        api(bruno, live_server, "POST", f"/api/v1/games/{game_id}/orders", {"order": {"type": "start", "area": ILLYRIA_START}, **version(detail)})
+    alice.goto(url)
+    assert alice.locator(".ac-map .ac-area").count() >= 158
+    alice.locator(f'.ac-map .ac-area.dest[data-area="{ITALY_START}"]').click()
+    stack(alice, ITALY_START, "italy").wait_for()
+    if first is alice:
+        detail = api(bruno, live_server, "GET", f"/api/v1/games/{game_id}")
+        api(bruno, live_server, "POST", f"/api/v1/games/{game_id}/orders", {"order": {"type": "start", "area": ILLYRIA_START}, **version(detail)})
+
+    # turn 1: expansion doubles each start token; no ships
+    wait_for_phase(alice, live_server, game_id, "move")
+    wait_for_phase(bruno, live_server, game_id, "move")
+    alice.reload()
+    bruno.goto(url)
+    assert stack(alice, ITALY_START, "italy").get_attribute("data-count") == "2"
+    shoot(alice, "desktop-en-movement")
+    shoot(bruno, "phone-fr-movement")
+
+    # Alice: click her stack, click the destination, move them all
+    stack(alice, ITALY_START, "italy").click()
+    target = alice.locator(f'.ac-map .ac-area[data-area="{MEETING}"]')
+    assert "dest" in (target.get_attribute("class") or "")
+    target.click()
+    chooser = alice.locator(".ac-chooser")
+    chooser.wait_for()
+    assert "Illyricum" in chooser.inner_text()
+    shoot(alice, "desktop-en-choose-how-many")
+    chooser.locator('button[data-count="all"]').click()
+    alice.locator(".ac-moves li", has_text="Illyricum").wait_for()
+    assert alice.locator(".ac-arrows line").count() == 1
+    shoot(alice, "desktop-en-move-entered")
+
+    # Bruno sees nothing of it: no Italian token has left Pannonia on his map
+    bruno.reload()
+    assert stack(bruno, ITALY_START, "italy").get_attribute("data-count") == "2"
+    assert stack(bruno, MEETING, "italy").count() == 0
+    assert "Illyricum" not in bruno.locator("#game-log").inner_text()
+
+    # Bruno moves one token there too (by the form under the map), and both say Done
+    detail = api(bruno, live_server, "GET", f"/api/v1/games/{game_id}")
+    assert detail["view"]["my_moves"] == []
+    api(bruno, live_server, "POST", f"/api/v1/games/{game_id}/orders", {"order": {"type": "move", "origin": ILLYRIA_START, "to": MEETING, "tokens": 1}, **version(detail)})
+    bruno.reload()
+    bruno.locator(".ac-moves li").first.wait_for()
+    shoot(bruno, "phone-fr-move-entered")
+    bruno.locator('.ac-done button:has-text("Terminé")').first.click()
+    alice.locator('.ac-done button:text-is("Done")').click()
+
+    # finalised in census order, then the conflict: Illyria's single token goes first, Italy keeps two
+    stack(bruno, MEETING, "italy").wait_for(timeout=20_000)
+    bruno.reload()
+    assert stack(bruno, MEETING, "italy").get_attribute("data-count") == "2"
+    assert stack(bruno, MEETING, "illyria").count() == 0
+    assert "Illyricum" in bruno.locator("#game-log").inner_text()
+    assert bruno.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling on a phone"
+    shoot(bruno, "phone-fr-after-conflict")
+    alice.reload()
+    assert stack(alice, MEETING, "italy").get_attribute("data-count") == "2"
+    shoot(alice, "desktop-en-after-conflict")
+
+    # the same screens in the other language
+    for page, name in ((alice, "desktop-fr"), (bruno, "phone-en")):
+        page.locator("form.lang button").click()
+        page.wait_for_load_state()
+        page.goto(url)
+        stack(page, MEETING, "italy").wait_for()
+        shoot(page, f"{name}-after-conflict")
+    assert alice.locator("html").get_attribute("lang") == "fr"
+    assert "Recensement" in alice.locator(".ac-tables").inner_text()
