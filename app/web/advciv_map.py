@@ -170,19 +170,19 @@ def ink_on(fill: str) -> str:
 
 PHASE_TRACK = (
     (1, "tax"),
-    (2, "expansion"),
+    (2, "expand"),
     (3, "census"),
     (4, "ships"),
-    (5, "movement"),
+    (5, "move"),
     (6, "conflict"),
-    (7, "cities"),
+    (7, "build"),
     (8, "surplus"),
     (9, ""),  # phases 9 to 12 share one entry: skipped until part 2 and 3 exist
     (13, "ast"),
 )
 SKIPPED = frozenset({9})
 # The phases a rules phase code belongs to on the track (sub-steps light their phase up).
-PHASE_OF = {"revolt": "tax", "pillage": "conflict", "support": "surplus"}
+PHASE_OF = {"revolt": "tax", "support": "surplus"}
 
 
 def page_context(board: Mapping[str, Any], seat: int | None, my_wait: Any, now: datetime) -> dict[str, Any]:
@@ -293,7 +293,7 @@ def _census(
             "fill": colours[row["nation"]],
             "rank": rank.get(row["seat"]),
             "census": row.get("census", 0),
-            "on_map": row.get("on_map", 0),
+            "on_map": row.get("tokens", 0),
             "stock": row.get("stock", 0),
             "treasury": row.get("treasury", 0),
             "cities": row.get("cities", 0),
@@ -391,7 +391,7 @@ def _ast_row(row: Mapping[str, Any], fill: str) -> dict[str, Any]:
     position = int(row.get("ast", 0))
     spaces = [
         {"number": space, "epoch_index": (track.epoch(space) if track else 0) + 1}
-        for space in range(1, AST_SPACES + 1)
+        for space in range(AST_SPACES + 1)
     ]
     epoch = EPOCHS[track.epoch(position)] if track else EPOCHS[0]
     return {"nation": row["nation"], "fill": fill, "position": position, "spaces": spaces, "epoch": epoch}
