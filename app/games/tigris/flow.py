@@ -38,10 +38,10 @@ from app.games.tigris.board import (
 from app.games.tigris.kingdoms import regions
 from app.games.tigris.model import NO_TILES, OFF, Player, State, minus, one, plus
 from app.games.tigris.scoring import final_results
-from app.games.tigris.tx import Tx, counts_json, names, seed_word
+from app.games.tigris.tx import Tx, counts_json, first_word, names
 
 
-def new_game(players: int, seed: int, english: bool, open_scoring: bool) -> State:
+def new_game(players: int, seed: int, english: bool, open_scoring: bool, rng_version: int) -> State:
     bag = minus(TILES_PER_COLOUR, one(RED, len(START_TEMPLES)))
     state = State(
         players=tuple(Player(hand=NO_TILES, catastrophes=CATASTROPHES_PER_PLAYER) for _ in range(players)),
@@ -50,9 +50,10 @@ def new_game(players: int, seed: int, english: bool, open_scoring: bool) -> Stat
         monuments=(OFF,) * len(MONUMENTS),
         bag=bag,
         discarded=0,
-        rng=seed_word(seed),
+        rng=first_word(seed, rng_version),
         english=english,
         open_scoring=open_scoring,
+        rng_version=rng_version,
     )
     tx = Tx(state)
     for seat in range(players):
@@ -109,7 +110,8 @@ def advance(tx: Tx) -> None:
 
 
 def monument_options(state: State) -> list[tuple[int, int]]:
-    """(top-left square, monument index) for each monument the placed tile now allows."""
+    """(top-left square, monument index) for each monument the placed tile now allows on a square where
+    no monument was declined."""
     sq = state.placed
     code = state.board[sq] if sq != OFF else "."
     if code not in TILE_CODES:
@@ -122,7 +124,7 @@ def monument_options(state: State) -> list[tuple[int, int]]:
     return [
         (top_left, index)
         for top_left in blocks_with(sq)
-        if all(board[part] == code for part in block(top_left))
+        if top_left not in state.declined and all(board[part] == code for part in block(top_left))
         for index in free
     ]
 
@@ -140,8 +142,9 @@ def build_monument(tx: Tx, seat: int, top_left: int, index: int) -> None:
 
 
 def decline_monument(tx: Tx, seat: int) -> None:
+    """No monument can ever be built on a declined square, by anyone, even once rebuilt after a war."""
     squares = sorted({top_left for top_left, _ in monument_options(tx.state)})
-    tx.set(placed=OFF)
+    tx.set(placed=OFF, declined=tuple(sorted({*tx.state.declined, *squares})))
     tx.emit("monument_declined", seat=seat, squares=names(squares))
 
 

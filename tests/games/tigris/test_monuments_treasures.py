@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.games.tigris import RULES
 from app.games.tigris.board import parse
-from app.games.tigris.model import State
+from app.games.tigris.model import State, evolve
 from tests.games.tigris.helpers import (
     ARCHER,
     BULL,
@@ -80,6 +80,27 @@ def test_declining_a_monument() -> None:
     state, events = play(state, BULL, RULES.default_order(state, BULL))
     assert find(events, "monument_declined")[0].data == {"seat": BULL, "squares": ["G4"]}
     assert at(state, "G4") == "r" and awaited(state) == [(BULL, "action")]
+
+
+def test_a_declined_square_never_carries_a_monument_even_once_rebuilt() -> None:
+    state, _ = play(monument_position(), BULL, {"type": "tile", "colour": "red", "square": "H5"})
+    state, _ = play(state, BULL, {"type": "monument", "square": None, "monument": None})
+    state, _ = play(state, BULL, {"type": "pass"})
+    # a war takes H5 away (its tile leaves the game), and the archer rebuilds the square on his turn
+    board = state.board[: parse("H5")] + "." + state.board[parse("H5") + 1 :]
+    state = evolve(state, board=board, discarded=state.discarded + 1)
+    state, events = play(state, ARCHER, {"type": "tile", "colour": "red", "square": "H5"})
+    assert all(at(state, square) == "r" for square in ("G4", "H4", "G5", "H5"))
+    assert awaited(state) == [(ARCHER, "action")] and "monument_declined" not in kinds(events)
+
+
+def test_the_declined_squares_are_dumped_and_an_older_dump_has_none() -> None:
+    state, _ = play(monument_position(), BULL, {"type": "tile", "colour": "red", "square": "H5"})
+    older = RULES.dump(state)
+    assert "declined" not in older  # nothing declined yet: dumped as before the field existed
+    assert RULES.load(older).declined == ()
+    state, _ = play(state, BULL, {"type": "monument", "square": None, "monument": None})
+    assert state.declined == (parse("G4"),) and RULES.dump(state)["declined"] == [parse("G4")]
 
 
 def test_no_monument_left_of_that_colour_means_no_question() -> None:
