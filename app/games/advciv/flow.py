@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 
-from app.games.advciv import cards, fighting
+from app.games.advciv import cards, fighting, movement, moving, tables
 from app.games.advciv.model import CITIES, NOBODY, Nation, State
 from app.games.advciv.tables import (
     AREAS,
@@ -26,7 +26,7 @@ from app.games.advciv.tables import (
     late_iron_threshold,
 )
 from app.games.advciv.tx import Tx
-from app.games.advciv import tables
+from app.games.contract import RuleError
 from app.games.kit.model import memo, replaced
 
 # `done` codes of the movement phase
@@ -65,7 +65,7 @@ def _settle_start(tx: Tx) -> bool:
         else:
             tx.set(cursor=state.cursor + 1)
         state = tx.state
-    _begin_tax(tx)
+    begin_tax(tx)
     return True
 
 
@@ -83,7 +83,7 @@ def tax_choice_needed(state: State, seat: int) -> bool:
     return cards.default_tax_rate(held, cities=cities, stock=nation.stock) == cards.TAX_RATE
 
 
-def _begin_tax(tx: Tx) -> None:
+def begin_tax(tx: Tx) -> None:
     state = tx.state
     rates = []
     for seat, nation in enumerate(state.players):
@@ -117,7 +117,9 @@ def collect_tax(tx: Tx, seat: int, rate: int) -> int:
     due = rate * cities
     paid = min(due, nation.stock)
     tx.to_treasury(seat, paid)
-    revolts = 0 if cards.immune_to_tax_revolt(card_set(nation)) else min(cities, math.ceil((due - paid) / rate))
+    revolts = (
+        0 if cards.immune_to_tax_revolt(card_set(nation)) else min(cities, math.ceil((due - paid) / rate))
+    )
     tx.emit("tax_collected", seat=seat, rate=rate, paid=paid, revolts=revolts)
     return revolts
 
@@ -132,7 +134,9 @@ def revolt_beneficiaries(state: State, revolting: set[int]) -> tuple[int, ...]:
     counted once before any revolt; players with revolts of their own are not eligible (as in CEP
     §13.3.3)."""
     eligible = [seat for seat in range(len(state.players)) if seat not in revolting]
-    return tuple(sorted(eligible, key=lambda seat: (-stock_units(state, seat), AST_RANK[state.players[seat].nation])))
+    return tuple(
+        sorted(eligible, key=lambda seat: (-stock_units(state, seat), AST_RANK[state.players[seat].nation]))
+    )
 
 
 def revolt_chooser(state: State) -> int:
@@ -147,7 +151,7 @@ def resolve_revolt(tx: Tx, areas: Iterable[int]) -> None:
     for area in areas:
         taker = next((seat for seat in ranking if tx.state.cities_in_stock(seat)), NOBODY)
         tx.set_city(area, taker)
-        tx.emit("city_revolted", seat=victim, area=KEYS[area], to=None if taker == NOBODY else taker)
+        tx.emit("city_revolted", seat=victim, area=KEYS[area], taker=None if taker == NOBODY else taker)
     tx.set(revolts=tx.state.revolts[1:])
 
 
@@ -158,7 +162,7 @@ def _settle_revolt(tx: Tx) -> bool:
         if count < len(owned):
             return False
         resolve_revolt(tx, owned)
-    _begin_expand(tx)
+    begin_expand(tx)
     return True
 
 
@@ -170,13 +174,11 @@ def growth(state: State, seat: int) -> dict[int, int]:
     tokens = state.players[seat].tokens
     cities = state.cities
     return {
-        area: 1 if count == 1 else 2
-        for area, count in enumerate(tokens)
-        if count and cities[area] == NOBODY
+        area: 1 if count == 1 else 2 for area, count in enumerate(tokens) if count and cities[area] == NOBODY
     }
 
 
-def _begin_expand(tx: Tx) -> None:
+def begin_expand(tx: Tx) -> None:
     done = []
     for seat in range(len(tx.state.players)):
         wanted = growth(tx.state, seat)
@@ -194,15 +196,15 @@ def _begin_expand(tx: Tx) -> None:
 def _settle_expand(tx: Tx) -> bool:
     if 0 in tx.state.done:
         return False
-    _census(tx)
-    _begin_ships(tx)
+    census(tx)
+    begin_ships(tx)
     return True
 
 
 # --- phase 3: census (§21) --------------------------------------------------------------------------------
 
 
-def _census(tx: Tx) -> None:
+def census(tx: Tx) -> None:
     for seat, nation in enumerate(tx.state.players):
         tx.update_player(seat, census=nation.board_tokens())
     order = tuple(
@@ -248,7 +250,7 @@ def has_ship_choice(state: State, seat: int) -> bool:
     return any(nation.treasury + nation.tokens[area] >= cards.SHIP_COST for area in ship_areas(state, seat))
 
 
-def _begin_ships(tx: Tx) -> None:
+def begin_ships(tx: Tx) -> None:
     order = tuple(seat for seat in acting_order(tx.state) if has_ship_choice(tx.state, seat))
     tx.set(phase="ships", order=order, cursor=0)
 
@@ -256,12 +258,17 @@ def _begin_ships(tx: Tx) -> None:
 def _settle_ships(tx: Tx) -> bool:
     if tx.state.cursor < len(tx.state.order):
         return False
-    _begin_move(tx)
+    begin_move(tx)
     return True
 
 
 def settle_ships_order(
-    tx: Tx, seat: int, keep: dict[int, int], keep_tokens: dict[int, int], build: dict[int, int], build_tokens: dict[int, int]
+    tx: Tx,
+    seat: int,
+    keep: dict[int, int],
+    keep_tokens: dict[int, int],
+    build: dict[int, int],
+    build_tokens: dict[int, int],
 ) -> None:
     """Apply a checked ships order: ships not kept go back to stock, every unit paid goes to stock (§22.2)."""
     nation = tx.player(seat)
@@ -272,7 +279,9 @@ def settle_ships_order(
     ships = [area for area, count in keep.items() for _ in range(count)]
     ships += [area for area, count in build.items() for _ in range(count)]
     nation = tx.player(seat)
-    tx.update_player(seat, treasury=nation.treasury - treasury, stock=nation.stock + treasury, ships=tuple(sorted(ships)))
+    tx.update_player(
+        seat, treasury=nation.treasury - treasury, stock=nation.stock + treasury, ships=tuple(sorted(ships))
+    )
     tx.emit(
         "ships",
         seat=seat,
@@ -286,11 +295,9 @@ def settle_ships_order(
 # --- phase 5: movement (§23) ------------------------------------------------------------------------------
 
 
-def _begin_move(tx: Tx) -> None:
+def begin_move(tx: Tx) -> None:
     state = tx.state
-    done = tuple(
-        NOT_DONE if nation.board_tokens() or nation.ships else DONE for nation in state.players
-    )
+    done = tuple(NOT_DONE if nation.board_tokens() or nation.ships else DONE for nation in state.players)
     tx.set(
         phase="move",
         order=acting_order(state),
@@ -301,14 +308,17 @@ def _begin_move(tx: Tx) -> None:
     )
 
 
-def threatened(state: State, seat: int, entered: frozenset[int]) -> bool:
-    """"Done unless threatened": someone already finalised entered an area where the seat has units or
-    that its own moves enter."""
+def threatened(state: State, seat: int) -> bool:
+    """ "Done unless threatened": someone already finalised entered an area where the seat has units or
+    that its own moves enter (while moving, `conflicts` holds the areas entered so far)."""
     nation = state.players[seat]
-    mine = {area for area, count in enumerate(nation.tokens) if count}
-    mine |= {area for area, owner in enumerate(state.cities) if owner == seat}
-    mine |= {move[1] for move in state.moves[seat]}
-    return bool(mine & entered)
+    held = {area for area, count in enumerate(nation.tokens) if count}
+    held |= {area for area, owner in enumerate(state.cities) if owner == seat}
+    try:
+        entered = moving.plan(state, seat, state.moves[seat]).entered
+    except RuleError:
+        entered = frozenset()
+    return movement.threatened(frozenset(held), entered, frozenset(state.conflicts))
 
 
 def _settle_move(tx: Tx) -> bool:
@@ -317,7 +327,7 @@ def _settle_move(tx: Tx) -> bool:
         seat = state.order[state.cursor]
         status = state.done[seat]
         if status == UNLESS_THREATENED:
-            if threatened(state, seat, frozenset(state.conflicts)):
+            if threatened(state, seat):
                 tx.set(done=replaced(state.done, seat, THREATENED))
                 tx.emit("threatened", to=(seat,), seat=seat)
                 return False
@@ -325,45 +335,35 @@ def _settle_move(tx: Tx) -> bool:
         if status != DONE:
             return False
         finalise_moves(tx, seat)
-    _begin_conflict(tx)
+    begin_conflict(tx)
     return True
 
 
 def finalise_moves(tx: Tx, seat: int) -> None:
-    """The seat's moves happen, in the order entered; they become public."""
-    moves = tx.state.moves[seat]
-    nation = tx.player(seat)
-    ships = list(nation.ships)
-    entered = set(tx.state.conflicts)
-    for origin, to, count, ship in moves:
-        if ship:
-            ships.remove(origin)
-            ships.append(to)
-        if count:
-            tx.shift(seat, origin, to, count)
-            entered.add(to)
-    tx.update_player(seat, ships=tuple(sorted(ships)))
+    """The seat's moves happen (those still legal, in the order entered); they become public."""
+    state = tx.state
+    entered = tuple(state.moves[seat])
+    moves = moving.still_legal(state, seat)
+    plan = moving.plan(state, seat, moves)
+    tokens = tuple(plan.tokens.get(area, 0) for area in range(AREAS))
+    tx.update_player(seat, tokens=tokens, ships=plan.ships)
     tx.emit(
         "moves_finalised",
         seat=seat,
-        moves=[
-            {"origin": KEYS[origin], "to": KEYS[to], "tokens": count, "ship": bool(ship)}
-            for origin, to, count, ship in moves
-        ],
+        moves=[moving.to_json(move) for move in moves],
+        dropped=[moving.to_json(move) for move in entered if move not in moves],
     )
-    # while moving, `conflicts` holds the areas entered so far (the threat test); conflict resolution
-    # replaces it with the areas to resolve
     tx.set(
         moves=replaced(tx.state.moves, seat, ()),
-        cursor=tx.state.cursor + 1,
-        conflicts=tuple(sorted(entered)),
+        cursor=state.cursor + 1,
+        conflicts=tuple(sorted(set(state.conflicts) | plan.entered)),
     )
 
 
 # --- phase 6: conflict (§24) ------------------------------------------------------------------------------
 
 
-def _begin_conflict(tx: Tx) -> None:
+def begin_conflict(tx: Tx) -> None:
     tx.set(phase="conflict", conflicts=fighting.order_conflicts(tx), pillage=(NOBODY, 0))
 
 
@@ -376,7 +376,7 @@ def _settle_conflict(tx: Tx) -> bool:
         fighting.resolve(tx, area)
     if tx.state.pillage[0] != NOBODY:
         return False
-    _begin_build(tx)
+    begin_build(tx)
     return True
 
 
@@ -437,10 +437,11 @@ def architecture_areas(state: State, seat: int) -> tuple[int, ...]:
     return tuple(found)
 
 
-def _begin_build(tx: Tx) -> None:
+def begin_build(tx: Tx) -> None:
     state = tx.state
     done = tuple(
-        0 if buildable(state, seat) or architecture_areas(state, seat) else 1 for seat in range(len(state.players))
+        0 if buildable(state, seat) or architecture_areas(state, seat) else 1
+        for seat in range(len(state.players))
     )
     tx.set(phase="build", done=done, new_cities=())
 
@@ -484,7 +485,9 @@ def build_cities(tx: Tx, seat: int, areas: tuple[int, ...], architecture: int | 
         tx.place(seat, area, -tokens)
         if area == architecture:
             nation = tx.player(seat)
-            tx.update_player(seat, treasury=nation.treasury - (cost - tokens), stock=nation.stock + cost - tokens)
+            tx.update_player(
+                seat, treasury=nation.treasury - (cost - tokens), stock=nation.stock + cost - tokens
+            )
         tx.set_city(area, seat)
         built.append(area)
     tx.set(done=replaced(tx.state.done, seat, 1), new_cities=tx.state.new_cities + tuple(built))
@@ -494,9 +497,13 @@ def build_cities(tx: Tx, seat: int, areas: tuple[int, ...], architecture: int | 
 def _settle_build(tx: Tx) -> bool:
     if 0 in tx.state.done:
         return False
+    begin_support(tx)
+    return True
+
+
+def begin_support(tx: Tx) -> None:
     remove_surplus(tx)
     tx.set(phase="support")
-    return True
 
 
 # --- phase 8: surplus and city support (§26) ---------------------------------------------------------------
@@ -547,7 +554,7 @@ def reduce_city(tx: Tx, area: int) -> None:
 def _settle_support(tx: Tx) -> bool:
     if any(unsupported(tx.state, seat) for seat in range(len(tx.state.players))):
         return False
-    _end_turn(tx)
+    end_turn(tx)
     return True
 
 
@@ -583,7 +590,7 @@ def move_ast(tx: Tx) -> None:
             tx.emit("ast_moved", seat=seat, space=space)
 
 
-def _end_turn(tx: Tx) -> None:
+def end_turn(tx: Tx) -> None:
     tx.emit("phases_skipped", phases=list(SKIPPED_PHASES), reason=SKIPPED_REASON)
     move_ast(tx)
     if any(nation.ast >= FINISH for nation in tx.state.players):
@@ -591,7 +598,7 @@ def _end_turn(tx: Tx) -> None:
         tx.emit("game_over", reason="finish")
         return
     tx.set(turn=tx.state.turn + 1, new_cities=())
-    _begin_tax(tx)
+    begin_tax(tx)
 
 
 SETTLE: dict[str, Callable[[Tx], bool]] = {
@@ -607,8 +614,18 @@ SETTLE: dict[str, Callable[[Tx], bool]] = {
 }
 
 
+BEGIN: dict[str, Callable[[Tx], None]] = {
+    "tax": begin_tax,
+    "expand": begin_expand,
+    "ships": begin_ships,
+    "move": begin_move,
+    "conflict": begin_conflict,
+    "build": begin_build,
+    "support": begin_support,
+}
+
+
 def advance(tx: Tx) -> None:
     while tx.state.phase in SETTLE:
         if not SETTLE[tx.state.phase](tx):
             return
-

@@ -24,9 +24,8 @@ NOBODY = -1
 CITIES = 9  # §5.1: 9 cities per nation
 SHIPS = 4  # §5.1 and §22: at most 4 ships
 
-# A move entered in the movement phase: (origin, destination, tokens, ship). `ship` is 0 for a land move,
-# 1 for a ship sailing from `origin` to `destination` carrying `tokens` loaded at the origin.
-Move = tuple[int, int, int, int]
+# A move entered in the movement phase, as flat ints (see moving.py).
+Move = tuple[int, ...]
 # A revolt still to hand out: (revolting seat, cities that revolt, beneficiaries by stock units).
 Revolt = tuple[int, int, tuple[int, ...]]
 
@@ -103,7 +102,9 @@ def dump(state: State) -> dict[str, Any]:
 def load(data: dict[str, Any]) -> State:
     values = {f.name: _tuples(data[f.name]) for f in fields(State)}
     values["players"] = tuple(
-        Nation(**{name: _tuples(value) for name, value in player.items()} | {"cards": frozenset(player["cards"])})
+        Nation(
+            **{name: _tuples(value) for name, value in player.items()} | {"cards": frozenset(player["cards"])}
+        )
         for player in data["players"]
     )
     unused = set(data["in_play"])

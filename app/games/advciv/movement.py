@@ -81,20 +81,31 @@ class Plan:
     entered: frozenset[int]  # areas its tokens moved into (for "Done unless threatened")
 
 
-def land_reach(board: BoardLike, origin: int) -> frozenset[int]:
-    """§23.3: the land areas one boundary away by land."""
-    return frozenset(area for area in board.land_neighbours[origin] if board.areas[area].kind == "land")
+InPlay = frozenset[int] | None  # the areas of the map in play (§16); None: all
 
 
-def road_reach(board: BoardLike, origin: int, blocked: frozenset[int]) -> frozenset[int]:
+def land_reach(board: BoardLike, origin: int, *, in_play: InPlay = None) -> frozenset[int]:
+    """§23.3: the land areas in play one boundary away by land."""
+    return frozenset(
+        area
+        for area in board.land_neighbours[origin]
+        if board.areas[area].kind == "land" and (in_play is None or area in in_play)
+    )
+
+
+def road_reach(
+    board: BoardLike, origin: int, blocked: frozenset[int], *, in_play: InPlay = None
+) -> frozenset[int]:
     """§23.31: with Roadbuilding, one land area, or two through a first one not in `blocked` (the areas
     holding another player's units, barbarians or a pirate city)."""
-    near = land_reach(board, origin)
-    far = {area for via in near - blocked for area in land_reach(board, via)}
+    near = land_reach(board, origin, in_play=in_play)
+    far = {area for via in near - blocked for area in land_reach(board, via, in_play=in_play)}
     return frozenset((near | far) - {origin})
 
 
-def sea_distances(board: BoardLike, origin: int, *, astronomy: bool, steps: int = 4) -> dict[int, int]:
+def sea_distances(
+    board: BoardLike, origin: int, *, astronomy: bool, steps: int = 4, in_play: InPlay = None
+) -> dict[int, int]:
     """§23.52–23.54: the fewest areas a ship crosses from `origin` to each area it reaches in at most
     `steps`, origin included at 0; open sea only with Astronomy."""
     distances = {origin: 0}
@@ -105,15 +116,21 @@ def sea_distances(board: BoardLike, origin: int, *, astronomy: bool, steps: int 
             for neighbour in board.coast_neighbours[area]:
                 if neighbour in distances or (board.areas[neighbour].open_sea and not astronomy):
                     continue
+                if in_play is not None and neighbour not in in_play:
+                    continue
                 distances[neighbour] = step
                 following.append(neighbour)
         frontier = following
     return distances
 
 
-def sea_reach(board: BoardLike, origin: int, *, astronomy: bool, steps: int = 4) -> frozenset[int]:
+def sea_reach(
+    board: BoardLike, origin: int, *, astronomy: bool, steps: int = 4, in_play: InPlay = None
+) -> frozenset[int]:
     """§23.52–23.54: the areas a ship in `origin` may end its move in (not counting staying put)."""
-    return frozenset(sea_distances(board, origin, astronomy=astronomy, steps=steps)) - {origin}
+    return frozenset(sea_distances(board, origin, astronomy=astronomy, steps=steps, in_play=in_play)) - {
+        origin
+    }
 
 
 def plan_moves(
@@ -123,18 +140,20 @@ def plan_moves(
     moves: Sequence[Move],
     cards: Cards,
     blocked: frozenset[int] = frozenset(),
+    in_play: InPlay = None,
 ) -> Plan:
     """Checks one nation's whole set of moves and returns where its tokens and ships end.
 
     `tokens` and `ships` are the nation's, as they stand now; `blocked` the areas a Roadbuilding move
-    may not cross (others' units, barbarians, pirate cities). Raises `RuleError` on the first problem."""
+    may not cross (others' units, barbarians, pirate cities); `in_play` the areas of the map in play
+    (§16: nothing moves outside them). Raises `RuleError` on the first problem."""
     ledger = _Ledger(board, tokens)
     free_ships = list(ships)
     ended_ships: list[int] = []
     for number, move in enumerate(moves):
         field = f"moves.{number}"
         if isinstance(move, LandMove):
-            _check_land_move(board, move, cards, blocked, field)
+            _check_land_move(board, move, cards, blocked, in_play, field)
             ledger.take(move.origin, move.tokens, field)
             ledger.put(move.destination, move.tokens)
             continue
@@ -146,7 +165,7 @@ def plan_moves(
                 {"area": _key(board, move.ship)},
             )
         free_ships.remove(move.ship)
-        ended_ships.append(_sail(board, move, cards, field, ledger))
+        ended_ships.append(_sail(board, move, cards, in_play, field, ledger))
     return Plan(
         tokens={area: count for area, count in ledger.after.items() if count > 0},
         ships=tuple(sorted(free_ships + ended_ships)),
@@ -199,16 +218,20 @@ def _key(board: BoardLike, area: int) -> str:
     return board.areas[area].key if 0 <= area < len(board.areas) else str(area)
 
 
-def _check_area(board: BoardLike, area: int, field: str) -> None:
+def _check_area(board: BoardLike, area: int, in_play: InPlay, field: str) -> None:
     if not 0 <= area < len(board.areas):
         raise RuleError("unknown_area", "There is no area %(area)s.", field, {"area": area})
+    if in_play is not None and area not in in_play:
+        raise RuleError(
+            "not_in_play", "%(area)s is not on the map in play.", field, {"area": _key(board, area)}
+        )
 
 
 def _check_land_move(
-    board: BoardLike, move: LandMove, cards: Cards, blocked: frozenset[int], field: str
+    board: BoardLike, move: LandMove, cards: Cards, blocked: frozenset[int], in_play: InPlay, field: str
 ) -> None:
     for area in (move.origin, move.destination) + ((move.via,) if move.via is not None else ()):
-        _check_area(board, area, field)
+        _check_area(board, area, in_play, field)
         if board.areas[area].kind != "land":
             raise RuleError("not_land", "Tokens move by land between land areas only.", field)
     if move.destination == move.origin:
@@ -237,19 +260,20 @@ def _check_land_move(
         )
 
 
-def _sail(board: BoardLike, voyage: Voyage, cards: Cards, field: str, ledger: _Ledger) -> int:
+def _sail(
+    board: BoardLike, voyage: Voyage, cards: Cards, in_play: InPlay, field: str, ledger: _Ledger
+) -> int:
     """Follows one ship's stops; returns where it ends."""
     if not voyage.stops:
         raise RuleError("empty_voyage", "A ship's move needs at least one stop.", field)
     astronomy, allowance = may_enter_open_sea(cards), ship_steps(cards)
     here, used, aboard = voyage.ship, 0, 0
     for stop in voyage.stops:
-        _check_area(board, stop.area, field)
-        distances = sea_distances(board, here, astronomy=astronomy, steps=allowance - used)
+        _check_area(board, stop.area, in_play, field)
+        distances = sea_distances(board, here, astronomy=astronomy, steps=allowance - used, in_play=in_play)
         if stop.area not in distances:
-            if not astronomy and stop.area in sea_distances(
-                board, here, astronomy=True, steps=allowance - used
-            ):
+            wide = sea_distances(board, here, astronomy=True, steps=allowance - used, in_play=in_play)
+            if not astronomy and stop.area in wide:
                 raise RuleError("needs_astronomy", "Only Astronomy lets ships enter open sea.", field)
             raise RuleError(
                 "ship_too_far",

@@ -10,9 +10,11 @@ by area are objects `{key: n}`. An empty form field means "the default".
   ships    {"keep", "keep_tokens", "build", "build_tokens"}
                                         ships kept and built per area, and the tokens of that area paying
                                         for them (the rest from treasury)
-  move     {"origin", "to", "tokens", "ship"}
-                                        one move entered (secret until finalised): tokens by land, or a ship
-                                        sailing with `tokens` loaded at its origin and landed at `to`
+  move     {"origin", "to", "tokens", "via"}
+                                        tokens by land (secret until finalised); `via` with Roadbuilding
+  sail     {"ship", "stops": [{"area", "land", "board"}, ...]}
+                                        a ship's voyage from its area (secret until finalised): at each
+                                        stop tokens are set down, then tokens board
   undo     {"all"}                      take back the last move entered (or all)
   done     {"unless_threatened"}        finish entering moves
   reopen   {}                           take "done" back while the moves are not finalised
@@ -69,8 +71,20 @@ class MoveOrder(contract.FormOrder):
     type: Literal["move"]
     origin: AreaKey
     to: AreaKey
-    tokens: NonNegativeInt = 1
-    ship: bool = False
+    tokens: int = Field(1, ge=1, le=55)
+    via: AreaKey | None = None  # Roadbuilding: the first land area crossed
+
+
+class StopModel(contract.FormOrder):
+    area: AreaKey
+    land: int = Field(0, ge=0, le=5)  # tokens set down here, first
+    board: int = Field(0, ge=0, le=5)  # tokens boarding here, then
+
+
+class SailOrder(contract.FormOrder):
+    type: Literal["sail"]
+    ship: AreaKey  # the area of the ship that sails
+    stops: tuple[StopModel, ...] = Field(min_length=1, max_length=12)
 
 
 class UndoOrder(contract.FormOrder):
@@ -110,6 +124,7 @@ OrderModel = (
     | ExpandOrder
     | ShipsOrder
     | MoveOrder
+    | SailOrder
     | UndoOrder
     | DoneOrder
     | ReopenOrder

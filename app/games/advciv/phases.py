@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from itertools import pairwise
 from typing import Any
 
-from app.games.advciv import cards, flow, movement
+from app.games.advciv import cards, flow, movement, moving
 from app.games.advciv.board import BOARD
 from app.games.advciv.flow import DONE, NOT_DONE, THREATENED, UNLESS_THREATENED, card_set
 from app.games.advciv.model import NOBODY, SHIPS, Move, State
@@ -39,6 +38,7 @@ from app.games.advciv.orders import (
     ReduceOrder,
     ReopenOrder,
     RevoltOrder,
+    SailOrder,
     ShipsOrder,
     StartOrder,
     TaxOrder,
@@ -49,7 +49,6 @@ from app.games.advciv.tx import Tx
 from app.games.contract import RuleError, Wait
 from app.games.kit.model import memo, replaced
 
-SHIP_LOAD = 5  # §23.51: a ship carries up to 5 tokens
 SIMULTANEOUS = {"tax", "expand", "move", "build", "support"}
 
 
@@ -67,7 +66,6 @@ def awaited(state: State) -> list[int]:
 
 def _awaited(state: State) -> list[int]:
     phase = state.phase
-    seats = range(len(state.players))
     if phase in ("start", "ships"):
         return [state.order[state.cursor]] if state.cursor < len(state.order) else []
     if phase == "tax":
@@ -83,7 +81,6 @@ def _awaited(state: State) -> list[int]:
         return [state.pillage[0]] if state.pillage[0] != NOBODY else []
     if phase == "support":
         return [seat for seat in flow.ast_order(state) if flow.unsupported(state, seat)]
-    del seats
     return []
 
 
@@ -92,12 +89,16 @@ def waits(state: State) -> list[Wait]:
     seats = awaited(state)
     phase = state.phase
     first = _first_in_phase(state)
-    return [Wait(seat, phase, simultaneous=phase in SIMULTANEOUS, first_in_phase=seat == first) for seat in seats]
+    return [
+        Wait(seat, phase, simultaneous=phase in SIMULTANEOUS, first_in_phase=seat == first) for seat in seats
+    ]
 
 
 def _first_in_phase(state: State) -> int:
     phase = state.phase
-    if phase in ("start", "ships", "move"):
+    if phase == "start":
+        return next((seat for seat in state.order if len(flow.start_areas(state, seat)) > 1), NOBODY)
+    if phase in ("ships", "move"):
         return state.order[0] if state.order else NOBODY
     if phase in ("tax", "expand", "build", "support"):
         order = flow.ast_order(state)
@@ -127,7 +128,14 @@ def _legal(state: State, seat: int) -> Legal | None:
     if phase == "tax":
         rates = cards.tax_rates(card_set(state.players[seat]))
         choices = tuple(Choice(TaxOrder(type="tax", rate=rate), f"Tax {rate} per city") for rate in rates)
-        return Legal("tax", "tax", ("tax",), TaxOrder(type="tax", rate=cards.TAX_RATE), choices, _tax_context(state, seat))
+        return Legal(
+            "tax",
+            "tax",
+            ("tax",),
+            TaxOrder(type="tax", rate=cards.TAX_RATE),
+            choices,
+            _tax_context(state, seat),
+        )
     if phase == "revolt":
         return _revolt(state, seat)
     if phase == "expand":
@@ -137,7 +145,8 @@ def _legal(state: State, seat: int) -> Legal | None:
     if phase == "conflict":
         most = state.pillage[1]
         choices = tuple(
-            Choice(PillageOrder(type="pillage", tokens=count), f"Pillage {count}") for count in range(most + 1)
+            Choice(PillageOrder(type="pillage", tokens=count), f"Pillage {count}")
+            for count in range(most + 1)
         )
         return Legal("conflict", "pillage", ("pillage",), choices[-1].order, choices, {"most": most})
     if phase == "build":
@@ -145,7 +154,9 @@ def _legal(state: State, seat: int) -> Legal | None:
     if phase == "support":
         allowed = flow.reducible(state, seat)
         choices = tuple(
-            Choice(ReduceOrder(type="reduce", area=KEYS[area]), f"Reduce the city in {BOARD.areas[area].name}")
+            Choice(
+                ReduceOrder(type="reduce", area=KEYS[area]), f"Reduce the city in {BOARD.areas[area].name}"
+            )
             for area in allowed
         )
         default = choices[_pick(state, seat, "reduce").randrange(len(choices))].order
@@ -221,42 +232,55 @@ def _move(state: State, seat: int) -> Legal | None:
     pending = state.order[state.cursor :]
     if seat not in pending:
         return None
-    entered = [_move_json(move) for move in state.moves[seat]]
+    entered = [moving.to_json(move) for move in state.moves[seat]]
     if status in (DONE, UNLESS_THREATENED):
-        return Legal(
-            "move", "move_done", ("reopen",), ReopenOrder(type="reopen"), (), {"moves": entered, "status": status}
-        )
-    types = ["move", "undo", "done"] if state.moves[seat] else ["move", "done"]
+        context = {"moves": entered, "unless_threatened": status == UNLESS_THREATENED}
+        return Legal("move", "move_done", ("reopen",), ReopenOrder(type="reopen"), (), context)
+    types = ["move", "sail", "undo", "done"] if state.moves[seat] else ["move", "sail", "done"]
     context = {
         "moves": entered,
         "threatened": status == THREATENED,
         "tokens": {KEYS[area]: count for area, count in free_tokens(state, seat).items()},
-        "land": {KEYS[area]: [KEYS[to] for to in sorted(targets)] for area, targets in land_targets(state, seat).items()},
-        "ships": {KEYS[area]: [KEYS[to] for to in sorted(targets)] for area, targets in ship_targets(state, seat).items()},
-        "ship_load": SHIP_LOAD,
+        "land": {
+            KEYS[area]: [KEYS[to] for to in sorted(targets)]
+            for area, targets in land_targets(state, seat).items()
+        },
+        "road": {
+            KEYS[area]: {KEYS[to]: KEYS[via] for to, via in sorted(targets.items())}
+            for area, targets in road_targets(state, seat).items()
+        },
+        "ships": {
+            KEYS[area]: [KEYS[to] for to in sorted(targets)]
+            for area, targets in ship_targets(state, seat).items()
+        },
+        "ship_load": movement.SHIP_CAPACITY,
     }
-    return Legal("move", "move_threatened" if status == THREATENED else "move", tuple(types), DoneOrder(type="done"), (), context)
-
-
-def _move_json(move: Move) -> dict[str, Any]:
-    origin, to, count, ship = move
-    return {"origin": KEYS[origin], "to": KEYS[to], "tokens": count, "ship": bool(ship)}
+    prompt = "move_threatened" if status == THREATENED else "move"
+    return Legal("move", prompt, tuple(types), DoneOrder(type="done"), (), context)
 
 
 def free_tokens(state: State, seat: int) -> dict[int, int]:
-    """Tokens not yet moved this phase, per area (a token moves once, §23.2)."""
+    """Tokens that have not moved this phase, per area (a token moves once, §23.2)."""
+    return memo(state, ("free_tokens", seat), lambda: _free_tokens(state, seat))
+
+
+def _free_tokens(state: State, seat: int) -> dict[int, int]:
     tokens = {area: count for area, count in enumerate(state.players[seat].tokens) if count}
-    for origin, _, count, _ in state.moves[seat]:
-        if count:
-            tokens[origin] -= count
-    return {area: count for area, count in tokens.items() if count}
+    for move in state.moves[seat]:
+        if move[0] == moving.LAND_MOVE:
+            tokens[move[1]] -= move[3]
+        else:
+            for index in range(2, len(move), 3):
+                if move[index + 2]:
+                    tokens[move[index]] -= move[index + 2]
+    return {area: count for area, count in tokens.items() if count > 0}
 
 
 def free_ships(state: State, seat: int) -> list[int]:
     ships = list(state.players[seat].ships)
-    for origin, _, _, ship in state.moves[seat]:
-        if ship:
-            ships.remove(origin)
+    for move in state.moves[seat]:
+        if move[0] == moving.VOYAGE:
+            ships.remove(move[1])
     return ships
 
 
@@ -268,6 +292,26 @@ def land_targets(state: State, seat: int) -> dict[int, frozenset[int]]:
     }
 
 
+def road_targets(state: State, seat: int) -> dict[int, dict[int, int]]:
+    """With Roadbuilding: the areas two steps away through a first one free of others, with that one."""
+    if not cards.road_movement(card_set(state.players[seat])):
+        return {}
+    in_play = state.in_play
+    blocked = moving.blocked(state, seat)
+    found: dict[int, dict[int, int]] = {}
+    for area in free_tokens(state, seat):
+        near = movement.land_reach(BOARD, area)
+        far: dict[int, int] = {}
+        for via in sorted(near - blocked):
+            if in_play[via]:
+                for to in movement.land_reach(BOARD, via):
+                    if in_play[to] and to != area and to not in near:
+                        far.setdefault(to, via)
+        if far:
+            found[area] = far
+    return found
+
+
 def ship_targets(state: State, seat: int) -> dict[int, frozenset[int]]:
     held = card_set(state.players[seat])
     in_play = state.in_play
@@ -277,32 +321,18 @@ def ship_targets(state: State, seat: int) -> dict[int, frozenset[int]]:
             for to in movement.sea_reach(
                 BOARD, area, astronomy=cards.may_enter_open_sea(held), steps=cards.ship_steps(held)
             )
-            if in_play[to] and to != area
+            if in_play[to]
         )
         for area in set(free_ships(state, seat))
     }
 
 
-def _check_move(state: State, seat: int, order: MoveOrder) -> Move:
-    origin, to = _area(order.origin, "origin"), _area(order.to, "to")
-    free = free_tokens(state, seat).get(origin, 0)
-    if order.tokens > free:
-        raise RuleError("not_enough_tokens", "You do not have that many tokens left to move there.", "tokens")
-    if order.ship:
-        if origin not in free_ships(state, seat):
-            raise RuleError("no_ship", "You have no ship left to move in that area.", "origin")
-        if to not in ship_targets(state, seat)[origin]:
-            raise RuleError("out_of_reach", "Your ship cannot reach that area.", "to")
-        if order.tokens > SHIP_LOAD:
-            raise RuleError("ship_full", "A ship carries at most 5 tokens.", "tokens")
-        if order.tokens and not LAND[to]:
-            raise RuleError("must_land", "Tokens must leave the ship on land in the same phase.", "to")
-        return (origin, to, order.tokens, 1)
-    if not order.tokens:
-        raise RuleError("no_tokens", "Move at least one token.", "tokens")
-    if to not in land_targets(state, seat).get(origin, frozenset()):
-        raise RuleError("out_of_reach", "Tokens cannot move there by land.", "to")
-    return (origin, to, order.tokens, 0)
+def _entered_move(state: State, order: MoveOrder | SailOrder) -> Move:
+    if isinstance(order, MoveOrder):
+        via = _area(order.via, "via") if order.via else None
+        return moving.land_move(_area(order.origin, "origin"), _area(order.to, "to"), order.tokens, via)
+    stops = [(_area(stop.area, "stops"), stop.land, stop.board) for stop in order.stops]
+    return moving.voyage(_area(order.ship, "ship"), stops)
 
 
 # --- checking and handling ------------------------------------------------------------------------------
@@ -337,10 +367,11 @@ def handle(tx: Tx, seat: int, legal: Legal, order: OrderModel) -> None:
         _expand_order(tx, seat, order)
     elif isinstance(order, ShipsOrder):
         _ships_order(tx, seat, order)
-    elif isinstance(order, MoveOrder):
-        move = _check_move(state, seat, order)
+    elif isinstance(order, MoveOrder | SailOrder):
+        move = _entered_move(state, order)
+        moving.plan(state, seat, (*state.moves[seat], move))
         tx.set(moves=replaced(state.moves, seat, (*state.moves[seat], move)))
-        tx.emit("move_entered", to=(seat,), seat=seat, move=_move_json(move))
+        tx.emit("move_entered", to=(seat,), seat=seat, move=moving.to_json(move))
     elif isinstance(order, UndoOrder):
         kept = () if order.all else state.moves[seat][:-1]
         tx.set(moves=replaced(state.moves, seat, kept))
@@ -366,7 +397,9 @@ def _check_revolt(state: State, order: RevoltOrder) -> tuple[int, ...]:
     victim, count, _ = state.revolts[0]
     areas = tuple(_area(key, "areas") for key in order.areas)
     if len(set(areas)) != len(areas) or len(areas) != count:
-        raise RuleError("revolt_count", "Choose exactly %(count)s different cities.", "areas", {"count": count})
+        raise RuleError(
+            "revolt_count", "Choose exactly %(count)s different cities.", "areas", {"count": count}
+        )
     if any(state.cities[area] != victim for area in areas):
         raise RuleError("not_their_city", "Only the revolting player's cities may revolt.", "areas")
     return areas
@@ -382,7 +415,9 @@ def _expand_order(tx: Tx, seat: int, order: ExpandOrder) -> None:
     for area, count in placed.items():
         tx.place(seat, area, count)
     tx.set(done=replaced(tx.state.done, seat, 1))
-    tx.emit("population_placed", seat=seat, areas={KEYS[area]: count for area, count in sorted(placed.items())})
+    tx.emit(
+        "population_placed", seat=seat, areas={KEYS[area]: count for area, count in sorted(placed.items())}
+    )
 
 
 def _ships_order(tx: Tx, seat: int, order: ShipsOrder) -> None:
@@ -438,7 +473,9 @@ def sample(state: State, seat: int, legal: Legal, rng: random.Random) -> dict[st
     phase = state.phase
     if phase == "revolt":
         cities = legal.context["cities"]
-        return RevoltOrder(type="revolt", areas=tuple(rng.sample(cities, legal.context["count"]))).model_dump()
+        return RevoltOrder(
+            type="revolt", areas=tuple(rng.sample(cities, legal.context["count"]))
+        ).model_dump()
     if phase == "expand":
         pool = [key for key, count in legal.context["most"].items() for _ in range(count)]
         placed: dict[str, int] = {}
@@ -489,18 +526,21 @@ def _sample_move(state: State, seat: int, legal: Legal, rng: random.Random) -> d
     if rng.random() < 0.25:
         return {"type": "done", "unless_threatened": rng.random() < 0.3}
     context = legal.context
-    ships = [(origin, targets) for origin, targets in context["ships"].items() if targets]
+    ships = [(area, targets) for area, targets in context["ships"].items() if targets]
     if ships and rng.random() < 0.3:
-        origin, targets = rng.choice(ships)
+        area, targets = rng.choice(ships)
         to = rng.choice(targets)
-        free = context["tokens"].get(origin, 0) if LAND[INDEX[to]] else 0
-        return {"type": "move", "origin": origin, "to": to, "tokens": rng.randint(0, min(free, SHIP_LOAD)), "ship": True}
+        load = min(context["tokens"].get(area, 0), movement.SHIP_CAPACITY) if LAND[INDEX[to]] else 0
+        count = rng.randint(0, load)
+        stops = [{"area": area, "board": count}, {"area": to, "land": count}] if count else [{"area": to}]
+        return {"type": "sail", "ship": area, "stops": stops}
     land = [(origin, targets) for origin, targets in context["land"].items() if targets]
     if not land:
         return {"type": "done"}
     origin, targets = rng.choice(land)
-    return {"type": "move", "origin": origin, "to": rng.choice(targets), "tokens": rng.randint(1, context["tokens"][origin])}
-
-
-def path_pairs(path: list[int]) -> list[tuple[int, int]]:
-    return list(pairwise(path))
+    return {
+        "type": "move",
+        "origin": origin,
+        "to": rng.choice(targets),
+        "tokens": rng.randint(1, context["tokens"][origin]),
+    }

@@ -62,7 +62,7 @@ class AdvcivRules:
         return Outcome(tx.state, tx.events)
 
     def default_order(self, state: State, seat: int) -> Mapping[str, Any]:
-        return self._legal(state, seat).default.model_dump()
+        return self._legal(state, seat).default.model_dump(mode="json")
 
     def sample_order(self, state: State, seat: int, rng: random.Random) -> Mapping[str, Any]:
         return sample(state, seat, self._legal(state, seat), rng)

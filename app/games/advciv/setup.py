@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from app.games.advciv import flow
 from app.games.advciv.model import NOBODY, Nation, State
-from app.games.advciv.tables import AREAS, tokens_for, in_play, nations_for
+from app.games.advciv.tables import AREAS, in_play, nations_for, tokens_for
 from app.games.advciv.tx import Tx
 from app.games.kit.rng import seeded
 

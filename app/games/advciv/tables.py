@@ -36,9 +36,7 @@ def in_play(players: int) -> tuple[bool, ...]:
 def city_sites(players: int) -> tuple[bool, ...]:
     """Per area: a city site in play; with 2 players island sites are ignored (§16.8)."""
     layout = BOARD.layout(players)
-    return tuple(
-        area.city_site and (layout.island_city_sites or not area.island) for area in BOARD.areas
-    )
+    return tuple(area.city_site and (layout.island_city_sites or not area.island) for area in BOARD.areas)
 
 
 def nations_for(players: int) -> tuple[str, ...]:

@@ -16,7 +16,9 @@ class Tx(SeatedTx[State, Nation]):
             return
         nation = self.player(seat)
         self.update_player(
-            seat, stock=nation.stock - count, tokens=replaced(nation.tokens, area, nation.tokens[area] + count)
+            seat,
+            stock=nation.stock - count,
+            tokens=replaced(nation.tokens, area, nation.tokens[area] + count),
         )
 
     def shift(self, seat: int, origin: int, to: int, count: int) -> None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.advciv import cards, flow
+from app.games.advciv import cards, flow, moving
 from app.games.advciv.board import BOARD
 from app.games.advciv.model import CITIES, NOBODY, SHIPS, State
 from app.games.advciv.phases import awaited, legal_for
@@ -52,7 +52,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "acting_order": list(flow.acting_order(state)) if state.census_order else [],
         "awaiting": awaited(state),
         "revolt": _revolt(state),
-        "pillage": {"seat": state.pillage[0], "most": state.pillage[1]} if state.pillage[0] != NOBODY else None,
+        "pillage": {"seat": state.pillage[0], "most": state.pillage[1]}
+        if state.pillage[0] != NOBODY
+        else None,
         "new_cities": [KEYS[area] for area in state.new_cities],
         "card_draws": [list(draw) for draw in state.card_draws],
         "legal": {**legal.to_json(), "context": legal.context} if legal is not None else None,
@@ -107,16 +109,18 @@ def _revolt(state: State) -> dict[str, Any] | None:
     if state.phase != "revolt" or not state.revolts:
         return None
     victim, count, ranking = state.revolts[0]
-    return {"victim": victim, "count": count, "beneficiaries": list(ranking), "chooser": flow.revolt_chooser(state)}
+    return {
+        "victim": victim,
+        "count": count,
+        "beneficiaries": list(ranking),
+        "chooser": flow.revolt_chooser(state),
+    }
 
 
 def _my_moves(state: State, me: int | None) -> list[dict[str, Any]]:
     if me is None or state.phase != "move" or not state.moves:
         return []
-    return [
-        {"origin": KEYS[origin], "to": KEYS[to], "tokens": count, "ship": bool(ship)}
-        for origin, to, count, ship in state.moves[me]
-    ]
+    return [moving.to_json(move) for move in state.moves[me]]
 
 
 def public_score(state: State, seat: int) -> int:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from app.games.advciv.board import BOARD as REAL
 from app.games.advciv.cards import ASTRONOMY, CLOTH_MAKING, MILITARY, ROADBUILDING
 from app.games.advciv.movement import (
     LandMove,
@@ -83,8 +84,9 @@ def plan(
     ships: tuple[int, ...] = (),
     cards: frozenset[str] = NONE,
     blocked: frozenset[int] = frozenset(),
+    in_play: frozenset[int] | None = None,
 ) -> Plan:
-    return plan_moves(BOARD, tokens, ships, moves, cards, blocked)
+    return plan_moves(BOARD, tokens, ships, moves, cards, blocked, in_play)
 
 
 def refused(code: str, tokens: dict[int, int], moves: list[Move], **kwargs: object) -> RuleError:
@@ -247,3 +249,44 @@ def test_site_done_unless_threatened_someone_entered_where_i_stand_or_go() -> No
     assert threatened(held, mine.entered, frozenset({C}))
     assert threatened(held, mine.entered, frozenset({B}))
     assert not threatened(held, mine.entered, frozenset({E}))
+
+
+# --- §16 the map in play ------------------------------------------------------------------------------
+
+
+def test_16_nothing_moves_outside_the_map_in_play() -> None:
+    in_play = frozenset(range(len(KEYS))) - {C, SEA2}
+    assert keys(land_reach(BOARD, B, in_play=in_play)) == {"a"}
+    assert keys(sea_reach(BOARD, A, astronomy=False, in_play=in_play)) == {"sea1", "d"}
+    error = refused("not_in_play", {B: 1}, [LandMove(B, C, 1)], in_play=in_play)
+    assert error.params == {"area": "c"}
+    refused(
+        "ship_too_far", {A: 1}, [Voyage(A, (Stop(A, board=1), Stop(H, land=1)))], ships=(A,), in_play=in_play
+    )
+
+
+# --- on the real map ----------------------------------------------------------------------------------
+
+
+def test_23_on_the_real_map_crete_reaches_the_mainland_only_by_ship() -> None:
+    knossos, cyprus, aegean = REAL.by_key["knossos"], REAL.by_key["cyprus"], REAL.by_key["aegean_sea"]
+    assert {REAL.areas[area].key for area in land_reach(REAL, knossos)} == {"phaestos"}
+    reach = sea_reach(REAL, knossos, astronomy=False)
+    assert cyprus in reach and REAL.by_key["athens"] in reach
+    assert all(not REAL.areas[area].open_sea for area in reach)
+    assert aegean in sea_reach(REAL, knossos, astronomy=True)
+    voyage = Voyage(knossos, (Stop(knossos, board=5), Stop(cyprus, land=5)))
+    result = plan_moves(REAL, {knossos: 6}, (knossos,), [voyage], NONE)
+    assert result.tokens == {knossos: 1, cyprus: 5} and result.ships == (cyprus,)
+    with pytest.raises(RuleError) as caught:
+        plan_moves(REAL, {knossos: 1}, (knossos,), [Voyage(knossos, (Stop(aegean),))], NONE)
+    assert caught.value.code == "needs_astronomy"
+
+
+def test_23_on_the_real_map_every_reach_stays_on_its_own_kind_of_boundary() -> None:
+    for area in REAL.land:
+        assert all(REAL.areas[other].kind == "land" for other in land_reach(REAL, area))
+        for other in sea_reach(REAL, area, astronomy=True, steps=1):
+            assert area in sea_reach(REAL, other, astronomy=True, steps=1)
+        if not REAL.coast_neighbours[area]:
+            assert sea_reach(REAL, area, astronomy=True) == frozenset()
