@@ -16,6 +16,7 @@ from starlette.middleware.sessions import SessionMiddleware
 
 from app import migrate
 from app.db import make_engine, session_factory
+from app.games.advciv.board import board_report as advciv_board_report
 from app.services import live, queue
 from app.services.jobs import Jobs
 from app.services.mail_jobs import MailJobs
@@ -36,6 +37,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        for line in advciv_board_report():  # data an operator should complete
+            log.warning(line)
         listener = None
         if engine.dialect.name == "postgresql":
             dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)

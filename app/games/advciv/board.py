@@ -31,7 +31,9 @@ PANELS: tuple[str, ...] = ("W", "1", "2", "3", "4")  # west to east; W is the We
 WESTERN_EXTENSION = "W"
 AST_FINISH = 16  # the finish space; 0 is the start arrow
 AST_POINTS_PER_SPACE = 100
-ISLAND_GROUP = 10  # a land-connected group smaller than this is an island group
+# A land-connected group of fewer areas is an island or island group (Crete, Sicily, Britain, ...); the two
+# continents, Europe and Africa with Asia, are groups of fifty areas or more.
+ISLAND_GROUP = 10
 
 DashedSide = Literal["west", "east", "both"]
 
@@ -119,6 +121,7 @@ class Board:
     layouts: Mapping[int, tuple[Layout, ...]]  # per player count, the default first
     panels_for_players: Mapping[int, frozenset[str]] | None  # panels of each player count's default layout
     unknown_panels: tuple[str, ...]  # keys of land areas whose panel the data does not give
+    flood_plains: tuple[frozenset[int], ...]  # the flood plains: flood-plain areas joined by land boundaries
 
     def area(self, key: str) -> Area:
         """The area named `key`; KeyError when there is none."""
@@ -142,26 +145,6 @@ def _read(name: str) -> Any:
 
 def _frozen_map(items: Iterable[tuple[Any, Any]]) -> Mapping[Any, Any]:
     return MappingProxyType(dict(items))
-
-
-def _islands(land_keys: list[str], land_links: Mapping[str, list[str]]) -> frozenset[str]:
-    """Land areas in a land-connected group of fewer than ISLAND_GROUP areas: the islands (Crete, Sicily,
-    Britain, ...). The two continents, Europe and Africa with Asia, are each a group of fifty or more."""
-    islands: set[str] = set()
-    seen: set[str] = set()
-    for start in land_keys:
-        if start in seen:
-            continue
-        group, frontier = {start}, [start]
-        while frontier:
-            for other in land_links[frontier.pop()]:
-                if other not in group:
-                    group.add(other)
-                    frontier.append(other)
-        seen |= group
-        if len(group) < ISLAND_GROUP:
-            islands |= group
-    return frozenset(islands)
 
 
 def _placement(
@@ -193,8 +176,10 @@ def _load() -> Board:
     land_rows, sea_rows = areas_doc["land"], areas_doc["sea"]
     rows = land_rows + sea_rows
     by_key = {row["key"]: i for i, row in enumerate(rows)}
-    land_links = {row["key"]: row["land"] for row in land_rows}
-    islands = _islands([row["key"] for row in land_rows], land_links)
+    land_neighbours = tuple(frozenset(by_key[k] for k in row.get("land", ())) for row in rows)
+    coast_neighbours = tuple(frozenset(by_key[k] for k in row["water"]) for row in rows)
+    land_groups = _groups(list(range(len(land_rows))), land_neighbours)
+    islands = {i for group in land_groups if len(group) < ISLAND_GROUP for i in group}
     known, extent, side = _placement(panels_doc)
     starts: dict[str, list[str]] = {}
     for nation in nations_doc:
@@ -214,7 +199,7 @@ def _load() -> Board:
             volcano=row.get("volcano", False),
             open_sea=row.get("open_sea", False),
             coastal=bool(row["water"]),
-            island=row["key"] in islands,
+            island=i in islands,
             start_of=tuple(starts.get(row["key"], ())),
             panel=known.get(row["key"]),
             panels=extent[row["key"]],
@@ -222,8 +207,6 @@ def _load() -> Board:
         )
         for i, row in enumerate(rows)
     )
-    land_neighbours = tuple(frozenset(by_key[k] for k in row.get("land", ())) for row in rows)
-    coast_neighbours = tuple(frozenset(by_key[k] for k in row["water"]) for row in rows)
     nation_info = {
         n["key"]: Nation(
             key=n["key"],
@@ -261,7 +244,25 @@ def _load() -> Board:
         layouts=_frozen_map((n, tuple(options)) for n, options in sorted(layouts.items())),
         panels_for_players=_frozen_map((n, options[0].panels) for n, options in sorted(layouts.items())),
         unknown_panels=tuple(a.key for a in areas if a.kind == "land" and a.panel is None),
+        flood_plains=_groups([a.index for a in areas if a.flood_plain], land_neighbours),
     )
+
+
+def _groups(members: list[int], links: tuple[frozenset[int], ...]) -> tuple[frozenset[int], ...]:
+    """The connected groups of `members` through `links`, each group ordered by its smallest index."""
+    wanted = set(members)
+    groups: list[frozenset[int]] = []
+    for start in members:
+        if any(start in group for group in groups):
+            continue
+        group, frontier = {start}, [start]
+        while frontier:
+            for other in links[frontier.pop()] & wanted:
+                if other not in group:
+                    group.add(other)
+                    frontier.append(other)
+        groups.append(frozenset(group))
+    return tuple(groups)
 
 
 def _in_play(area: Area, panels: frozenset[str], dashed_line: str | None) -> bool | None:

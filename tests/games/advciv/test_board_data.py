@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter
 
 import pytest
+from starlette.testclient import TestClient
 
 from app.games.advciv.board import (
     AST_FINISH,
@@ -15,6 +17,8 @@ from app.games.advciv.board import (
     board_report,
     polygons,
 )
+from app.main import create_app
+from app.settings import Settings
 
 LAND = [BOARD.areas[i] for i in BOARD.land]
 SEAS = [BOARD.areas[i] for i in BOARD.seas]
@@ -231,3 +235,27 @@ def test_polygons_for_every_area_parse_and_lie_in_the_view_box() -> None:
         assert x0 <= min(xs) and max(xs) <= x0 + width and y0 <= min(ys) and max(ys) <= y0 + height, key
         lx, ly = shape["label"]
         assert x0 <= lx <= x0 + width and y0 <= ly <= y0 + height, key
+
+
+def test_flood_plains_and_islands_derived_from_the_boundaries() -> None:
+    plains = {frozenset(BOARD.areas[i].key for i in plain) for plain in BOARD.flood_plains}
+    assert frozenset({"alexandria", "fayum", "memphis", "tanis", "upper_egypt"}) in plains  # the Nile
+    assert frozenset({"danube", "moesia", "thyras"}) in plains
+    assert len(plains) == 4 and sum(map(len, plains)) == 19
+    islands = {area.key for area in LAND if area.island}
+    assert {"knossos", "phaestos", "cyprus", "thera", "sardinia", "syracus", "britannia"} <= islands
+    assert not islands & {"roma", "athens", "tanis", "scythia", "lusitania"}
+    assert all(
+        BOARD.areas[i].island for area in LAND if area.island for i in BOARD.land_neighbours[area.index]
+    )
+
+
+def test_the_server_logs_the_board_report_at_start_up(
+    settings: Settings, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    report = ["Advanced Civilization: board panel unknown for 1 area (troy)."]
+    monkeypatch.setattr("app.main.advciv_board_report", lambda: report)
+    caplog.set_level(logging.WARNING, logger="app.main")
+    with TestClient(create_app(settings)):
+        pass
+    assert [r.getMessage() for r in caplog.records if r.name == "app.main"] == report
