@@ -59,12 +59,14 @@ def view_box_text() -> str:
     return " ".join(f"{n:g}" for n in geometry().view_box)
 
 
-@lru_cache(maxsize=1)
-def printed_board() -> Markup:
-    """The areas with their printed marks; the same for every viewer and language (area names are the
-    board's own, as printed)."""
+@lru_cache(maxsize=8)
+def printed_board(players: int) -> Markup:
+    """The areas with their printed marks, the areas out of play for `players` players greyed; the same
+    for every viewer and language (area names are the board's own, as printed)."""
     from app.games.advciv.board import BOARD
+    from app.games.advciv.tables import in_play
 
+    playing = in_play(players)
     drawing = geometry()
     shapes: list[str] = []
     marks: list[str] = []
@@ -79,6 +81,8 @@ def printed_board() -> Markup:
             classes.append("flood")
         if area.open_sea:
             classes.append("open")
+        if not playing[area.index]:
+            classes.append("out")
         shapes.append(
             f'<path class="{" ".join(classes)}" data-area="{escape(area.key)}" d="{escape(path)}">'
             f"<title>{escape(area.name)}</title></path>"
@@ -200,7 +204,8 @@ def page_context(board: Mapping[str, Any], seat: int | None, my_wait: Any, now: 
     placed = pieces(board.get("areas", {}), colours, me)
     return {
         "view_box": view_box_text(),
-        "printed": printed_board(),
+        "printed": printed_board(len(nations)),
+        "play_box": play_box(len(nations)),
         "names": {area.key: area.name for area in BOARD.areas},
         "pieces": placed,
         "moves": [move for move in moves if move is not None],
@@ -223,8 +228,20 @@ def page_context(board: Mapping[str, Any], seat: int | None, my_wait: Any, now: 
     }
 
 
-FOCUS_MARGIN = 140
-FOCUS_SMALLEST = 600
+FOCUS_MARGIN = 160
+FOCUS_SMALLEST = 900
+
+
+@lru_cache(maxsize=8)
+def play_box(players: int) -> str:
+    """The part of the map in play for `players` players, which a wide screen shows first."""
+    from app.games.advciv.board import BOARD
+    from app.games.advciv.tables import in_play
+
+    playing = in_play(players)
+    labels = geometry().labels
+    points = [labels[area.key] for area in BOARD.areas if playing[area.index] and area.key in labels]
+    return _box(points, 220, 0, clip=geometry().view_box) if points else ""
 
 
 def _focus(mine: list[Piece], command: Mapping[str, Any]) -> str:
@@ -234,13 +251,26 @@ def _focus(mine: list[Piece], command: Mapping[str, Any]) -> str:
     for table in (command.get("sources", {}), command.get("ships", {})):
         for entry in table.values():
             points.extend(labels[key] for key in entry.get("to", ()) if key in labels)
-    if not points:
-        return ""
+    return _box(points, FOCUS_MARGIN, FOCUS_SMALLEST) if points else ""
+
+
+def _box(
+    points: list[tuple[float, float]],
+    margin: float,
+    smallest: float,
+    clip: tuple[float, float, float, float] | None = None,
+) -> str:
+    """The box around `points` with `margin` on every side, at least `smallest` wide and high, inside
+    `clip` when given."""
     xs, ys = [x for x, _ in points], [y for _, y in points]
-    width = max(max(xs) - min(xs) + 2 * FOCUS_MARGIN, FOCUS_SMALLEST)
-    height = max(max(ys) - min(ys) + 2 * FOCUS_MARGIN, FOCUS_SMALLEST)
+    width = max(max(xs) - min(xs) + 2 * margin, smallest)
+    height = max(max(ys) - min(ys) + 2 * margin, smallest)
     left = (max(xs) + min(xs) - width) / 2
     top = (max(ys) + min(ys) - height) / 2
+    if clip is not None:
+        right, bottom = min(left + width, clip[0] + clip[2]), min(top + height, clip[1] + clip[3])
+        left, top = max(left, clip[0]), max(top, clip[1])
+        width, height = right - left, bottom - top
     return f"{left:.0f} {top:.0f} {width:.0f} {height:.0f}"
 
 

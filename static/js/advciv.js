@@ -412,12 +412,18 @@
     }
   });
 
-  /* The first view: the whole map on a wide screen; on a narrow one, the viewer's own pieces. */
+  function boxOf(text) {
+    var parts = text.split(/[ ,]+/).map(Number);
+    return { x: parts[0], y: parts[1], w: parts[2], h: parts[3] };
+  }
+
+  /* The first view: on a wide screen the part of the map in play; on a narrow one, the viewer's pieces. */
   function firstBox(svg) {
     var focus = svg.getAttribute("data-focus");
+    var play = svg.getAttribute("data-play-box");
     var rect = svg.getBoundingClientRect();
     var full = fullBox(svg);
-    if (rect.width >= 700) { return full; }
+    if (rect.width >= 700) { return play ? boxOf(play) : full; }
     var cover = Math.min(full.w, full.h / aspect(svg));  // the map fills the drawing area, no sea around
     var parts = focus ? focus.split(/[ ,]+/).map(Number) : [full.x, full.y, full.w, full.h];
     var w = Math.min(cover, Math.max(parts[2], parts[3] / aspect(svg)));

@@ -130,19 +130,23 @@ def test_a_move_by_clicking_stays_secret_until_finalised_then_the_conflict_shows
     bruno.reload()
     bruno.locator(".ac-moves li").first.wait_for()
     shoot(bruno, "phone-fr-move-entered")
-    bruno.locator('.ac-done button:has-text("Terminé")').first.click()
-    alice.locator('.ac-done button:text-is("Done")').click()
+    bruno.locator('form[data-order="done"] button').click()
+    alice.locator('form[data-order="done"] button').click()
 
-    # finalised in census order, then the conflict: Illyria's single token goes first, Italy keeps two
+    # finalised in census order, then the conflict: Illyria's single token goes first, Italy holds the area
+    # (and the next turn's expansion has already doubled it)
     stack(bruno, MEETING, "italy").wait_for(timeout=20_000)
     bruno.reload()
-    assert stack(bruno, MEETING, "italy").get_attribute("data-count") == "2"
     assert stack(bruno, MEETING, "illyria").count() == 0
-    assert "Illyricum" in bruno.locator("#game-log").inner_text()
+    assert stack(bruno, MEETING, "italy").get_attribute("data-count") == "4"
+    assert stack(bruno, ILLYRIA_START, "illyria").get_attribute("data-count") == "2"
+    log = bruno.locator("#game-log").inner_text()
+    assert "Illyricum" in log
     assert bruno.evaluate("document.documentElement.scrollWidth") <= 390, "no sideways scrolling on a phone"
     shoot(bruno, "phone-fr-after-conflict")
     alice.reload()
-    assert stack(alice, MEETING, "italy").get_attribute("data-count") == "2"
+    assert stack(alice, MEETING, "italy").get_attribute("data-count") == "4"
+    assert "Conflict in Illyricum" in alice.locator("#game-log").inner_text()
     shoot(alice, "desktop-en-after-conflict")
 
     # the same screens in the other language
