@@ -38,8 +38,11 @@ def screens(browser: Any) -> Iterator[Any]:
 
 
 def shoot(page: Any, name: str) -> None:
+    """The screen as the player sees it, scrolled to the map page (the whole page in a second file)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("document.getElementById('ac').scrollIntoView()")
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    page.screenshot(path=str(ARTIFACTS / f"{name}-full.png"), full_page=True)
 
 
 def stack(page: Any, area: str, nation: str) -> Any:
