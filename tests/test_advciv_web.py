@@ -8,10 +8,9 @@ import random
 import re
 from typing import Any
 
+from sqlalchemy.orm import Session
 from starlette.datastructures import FormData
 from starlette.testclient import TestClient
-
-from sqlalchemy.orm import Session
 
 from app.games import registry
 from app.models import Game, User
@@ -31,9 +30,10 @@ def start_game(make_client: Any, players: int) -> tuple[int, dict[int, TestClien
     for client in clients[1:]:
         assert client.post(f"/api/v1/games/{game['id']}/join").status_code == 200
     by_seat = {client.get(f"/api/v1/games/{game['id']}").json()["your_seat"]: client for client in clients}
+    draft = f"/api/v1/games/{game['id']}/draft"
     for seat in range(players):
-        free = by_seat[seat].get(f"/api/v1/games/{game['id']}/draft").json()["free"]
-        assert by_seat[seat].post(f"/api/v1/games/{game['id']}/draft", json={"choice": free[0]}).status_code == 200
+        free = by_seat[seat].get(draft).json()["free"]
+        assert by_seat[seat].post(draft, json={"choice": free[0]}).status_code == 200
     return game["id"], by_seat, make_client()
 
 

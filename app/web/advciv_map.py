@@ -110,8 +110,9 @@ def _marks(area: Any, x: float, y: float) -> str:
             f'<text y="7">{area.population}</text></g>'
         )
     if area.city_site:
+        white = " white" if area.white_site else ""
         parts.append(
-            f'<rect class="ac-site{" white" if area.white_site else ""}" data-area="{escape(area.key)}" x="{x + 21:g}" y="{y - 12:g}" '
+            f'<rect class="ac-site{white}" data-area="{escape(area.key)}" x="{x + 21:g}" y="{y - 12:g}" '
             'width="24" height="24" rx="2"/>'
         )
     if area.volcano:

@@ -49,22 +49,24 @@ def stack(page: Any, area: str, nation: str) -> Any:
     return page.locator(f'.ac-map .ac-stack[data-area="{area}"][data-nation="{nation}"][data-kind="tokens"]')
 
 
-def wait_for_phase(page: Any, base: str, game_id: int, phase: str) -> dict[str, Any]:
+def send(page: Any, base: str, game_id: int, order: dict[str, Any]) -> None:
+    """An order through the JSON API, for the steps the test does not click."""
+    version = api(page, base, "GET", f"/api/v1/games/{game_id}")["game"]["version"]
+    api(page, base, "POST", f"/api/v1/games/{game_id}/orders", {"order": order, "expected_version": version})
+
+
+def wait_for_phase(page: Any, base: str, game_id: int, phase: str) -> None:
     """Answer the ship question with "no ships" until the game reaches `phase` (turn 1 has no other)."""
     for _ in range(10):
         detail = api(page, base, "GET", f"/api/v1/games/{game_id}")
         board = detail["view"]
         if board["phase"] == phase:
-            return board
+            return
         if board["phase"] == "ships" and detail["your_seat"] in board["awaiting"]:
-            api(page, base, "POST", f"/api/v1/games/{game_id}/orders", {"order": {"type": "ships"}, **version(detail)})
+            send(page, base, game_id, {"type": "ships"})
         else:
             page.wait_for_timeout(300)
     raise AssertionError(f"the game did not reach {phase}: {board['phase']}")
-
-
-def version(detail: dict[str, Any]) -> dict[str, int]:
-    return {"expected_version": detail["game"]["version"]}
 
 
 def test_a_move_by_clicking_stays_secret_until_finalised_then_the_conflict_shows(
@@ -78,24 +80,22 @@ def test_a_move_by_clicking_stays_secret_until_finalised_then_the_conflict_shows
     game_id = game["id"]
     api(bruno, live_server, "POST", f"/api/v1/games/{game_id}/join")
     seats = {api(p, live_server, "GET", f"/api/v1/games/{game_id}")["your_seat"]: p for p in (alice, bruno)}
-    assert seats[0] is alice or seats[1] is alice
 
     # the nation draft, then the start tokens: Alice clicks her start area on the map
-    first = seats[0]
-    api(first, live_server, "POST", f"/api/v1/games/{game_id}/draft", {"choice": "italy" if first is alice else "illyria"})
-    second = seats[1]
-    api(second, live_server, "POST", f"/api/v1/games/{game_id}/draft", {"choice": "illyria" if first is alice else "italy"})
+    nations = {alice: "italy", bruno: "illyria"}
+    for seat in (0, 1):
+        player = seats[seat]
+        api(player, live_server, "POST", f"/api/v1/games/{game_id}/draft", {"choice": nations[player]})
     url = f"{live_server}/games/{game_id}"
-    if first is not alice:
-        detail = api(bruno, live_server, "GET", f"/api/v1/games/{game_id}")
-        api(bruno, live_server, "POST", f"/api/v1/games/{game_id}/orders", {"order": {"type": "start", "area": ILLYRIA_START}, **version(detail)})
+    alice_first = seats[0] is alice
+    if not alice_first:
+        send(bruno, live_server, game_id, {"type": "start", "area": ILLYRIA_START})
     alice.goto(url)
     assert alice.locator(".ac-map .ac-area").count() >= 158
     alice.locator(f'.ac-map .ac-area.dest[data-area="{ITALY_START}"]').click()
     stack(alice, ITALY_START, "italy").wait_for()
-    if first is alice:
-        detail = api(bruno, live_server, "GET", f"/api/v1/games/{game_id}")
-        api(bruno, live_server, "POST", f"/api/v1/games/{game_id}/orders", {"order": {"type": "start", "area": ILLYRIA_START}, **version(detail)})
+    if alice_first:
+        send(bruno, live_server, game_id, {"type": "start", "area": ILLYRIA_START})
 
     # turn 1: expansion doubles each start token; no ships
     wait_for_phase(alice, live_server, game_id, "move")
@@ -126,10 +126,9 @@ def test_a_move_by_clicking_stays_secret_until_finalised_then_the_conflict_shows
     assert stack(bruno, MEETING, "italy").count() == 0
     assert "Illyricum" not in bruno.locator("#game-log").inner_text()
 
-    # Bruno moves one token there too (by the form under the map), and both say Done
-    detail = api(bruno, live_server, "GET", f"/api/v1/games/{game_id}")
-    assert detail["view"]["my_moves"] == []
-    api(bruno, live_server, "POST", f"/api/v1/games/{game_id}/orders", {"order": {"type": "move", "origin": ILLYRIA_START, "to": MEETING, "tokens": 1}, **version(detail)})
+    # Bruno moves one token there too, and both say Done
+    assert api(bruno, live_server, "GET", f"/api/v1/games/{game_id}")["view"]["my_moves"] == []
+    send(bruno, live_server, game_id, {"type": "move", "origin": ILLYRIA_START, "to": MEETING, "tokens": 1})
     bruno.reload()
     bruno.locator(".ac-moves li").first.wait_for()
     shoot(bruno, "phone-fr-move-entered")
