@@ -54,10 +54,12 @@ def play_one(db: Session, game_id: int, rng: random.Random) -> bool:
     return True
 
 
-def test_form_fields_ending_in_brackets_are_lists() -> None:
+def test_form_fields_with_brackets_are_lists() -> None:
     form = FormData([("type", "build"), ("areas[]", "thebes"), ("areas[]", "memphis"), ("keep.crete", "1")])
     assert nested_fields(form) == {"type": "build", "areas": ["thebes", "memphis"], "keep": {"crete": "1"}}
     assert nested_fields(FormData([("type", "build")])) == {"type": "build"}
+    voyage = FormData([("stops[0].area", "crete"), ("stops[0].board", "2"), ("stops[1].area", "rhodes")])
+    assert nested_fields(voyage) == {"stops": [{"area": "crete", "board": "2"}, {"area": "rhodes"}]}
 
 
 def test_every_page_renders_through_random_turns(make_client: Any, db: Session) -> None:
@@ -99,7 +101,7 @@ def test_the_page_posts_the_rules_orders_and_shows_why_one_is_refused(make_clien
         "origin": origin,
         "to": targets[0],
         "tokens": "1",
-        "ship": "",
+        "via": "",
     }
     posted = by_seat[0].post(f"/games/{game_id}/orders", data=fields, headers={"HX-Request": "true"})
     assert posted.status_code == 200
@@ -112,4 +114,5 @@ def test_the_page_posts_the_rules_orders_and_shows_why_one_is_refused(make_clien
     too_many = {**fields, "tokens": "50", "expected_version": str(detail["game"]["version"] + 1)}
     refused = by_seat[0].post(f"/games/{game_id}/orders", data=too_many, headers={"HX-Request": "true"})
     assert refused.status_code == 422
-    assert "do not have that many tokens" in refused.text
+    assert 'data-code="not_enough_tokens"' in refused.text
+    assert f"in {origin} have not moved" in refused.text  # the reason, in words

@@ -283,22 +283,18 @@ def _minutes_left(my_wait: Any, now: datetime) -> int | None:
 
 
 def _arrow(move: Mapping[str, Any], drawing: Geometry) -> dict[str, Any] | None:
-    start = drawing.labels.get(move["origin"])
-    end = drawing.labels.get(move["to"])
+    """A move entered, as an arrow from where it leaves to where it ends (a voyage: its last stop)."""
+    if move.get("type") == "sail":
+        origin, to = move["ship"], move["stops"][-1]["area"]
+        tokens = sum(stop.get("land", 0) for stop in move["stops"])
+    else:
+        origin, to, tokens = move["origin"], move["to"], move.get("tokens", 0)
+    start, end = drawing.labels.get(origin), drawing.labels.get(to)
     if start is None or end is None:
         return None
     # stop short of the label points, so that the arrow does not cover the counts
     (x1, y1), (x2, y2) = _shorten(start, end, 22)
-    return {
-        "origin": move["origin"],
-        "to": move["to"],
-        "tokens": move.get("tokens", 0),
-        "ship": bool(move.get("ship")),
-        "x1": x1,
-        "y1": y1,
-        "x2": x2,
-        "y2": y2,
-    }
+    return {**move, "x1": x1, "y1": y1, "x2": x2, "y2": y2, "tokens_moved": tokens}
 
 
 def _shorten(
@@ -363,10 +359,15 @@ def _command(legal: Mapping[str, Any] | None) -> dict[str, Any]:
         tokens = context.get("tokens", {})
         load = context.get("ship_load", 5)
         command["mode"] = "move"
+        roads = context.get("road", {})
         command["sources"] = {
-            key: {"max": tokens.get(key, 0), "to": targets}
+            key: {
+                "max": tokens.get(key, 0),
+                "to": [*targets, *roads.get(key, {})],
+                "via": roads.get(key, {}),
+            }
             for key, targets in context.get("land", {}).items()
-            if targets and tokens.get(key)
+            if (targets or roads.get(key)) and tokens.get(key)
         }
         command["ships"] = {
             key: {

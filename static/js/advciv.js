@@ -8,8 +8,9 @@
      checkbox: build / no build, the cities that revolt) or "counts" (click an area to add one to its
      number field: expansion short of stock);
    - for "move": data-ac-sources = {area: {"max": n, "to": [areas]}} and data-ac-ships = {area: {"max": n,
-     "to": [areas], "sea": [the sea areas among them]}}; the form form.ac-move-form with the fields of a
-     move order: origin, to, tokens, ship. */
+     "to": [areas], "sea": [the sea areas among them]}}; the form form.ac-move-form holds the fields of
+     a land move (origin, to, tokens, via) and of a two-stop voyage (ship, stops[0], stops[1]); the ones
+     not used are disabled. */
 (function () {
   "use strict";
   if (window.advcivMap) { return; }
@@ -257,16 +258,26 @@
     var box = chooser();
     var form = document.querySelector("form.ac-move-form");
     if (!entry || !box || !form) { return; }
-    form.elements.origin.value = saved.source;
-    form.elements.to.value = to;
+    var ship = saved.ship;
+    form.elements.type.value = ship ? "sail" : "move";
+    form.querySelectorAll("[data-land]").forEach(function (field) { field.disabled = ship; });
+    form.querySelectorAll("[data-sea]").forEach(function (field) { field.disabled = !ship; });
+    if (ship) {
+      form.elements.ship.value = saved.source;
+      form.elements["stops[0].area"].value = saved.source;
+      form.elements["stops[1].area"].value = to;
+    } else {
+      form.elements.origin.value = saved.source;
+      form.elements.to.value = to;
+      form.elements.via.value = (entry.via || {})[to] || "";
+    }
     var count = form.elements.tokens;
-    var toSea = saved.ship && (entry.sea || []).indexOf(to) !== -1;  // tokens leave a ship on land only
+    var toSea = ship && (entry.sea || []).indexOf(to) !== -1;  // tokens leave a ship on land only
     var most = toSea ? 0 : entry.max;
-    var low = saved.ship ? 0 : 1;
+    var low = ship ? 0 : 1;
     count.min = String(low);
     count.max = String(most);
     count.value = String(most);
-    if (form.elements.ship) { form.elements.ship.value = saved.ship ? "true" : ""; }
     box.querySelector(".ac-chooser-what").textContent = fill(text(saved.ship ? "sail" : "move"), {
       from: areaName(saved.source), to: areaName(to), n: most
     });
@@ -283,6 +294,23 @@
   function submit(form) {
     if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
   }
+
+  /* A voyage: the tokens chosen board where the ship is and are set down where it ends. */
+  function mirrorCount(form) {
+    if (form.elements.type.value !== "sail") { return; }
+    var n = form.elements.tokens.value || "0";
+    form.elements["stops[0].board"].value = n;
+    form.elements["stops[1].land"].value = n;
+  }
+  document.addEventListener("submit", function (event) {
+    if (event.target.matches && event.target.matches("form.ac-move-form")) { mirrorCount(event.target); }
+  }, true);
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = event.detail.elt;
+    if (form && form.matches && form.matches("form.ac-move-form") && form.elements.type.value === "sail") {
+      delete event.detail.parameters.tokens;
+    }
+  });
 
   function clickArea(key, stackKind) {
     var panel = command();
