@@ -88,8 +88,8 @@ def printed_board(players: int) -> Markup:
             f"<title>{escape(area.name)}</title></path>"
         )
         x, y = drawing.labels.get(area.key, (0.0, 0.0))
-        marks.append(_marks(area, x, y))
-        names.append(f'<text class="ac-name" x="{x:g}" y="{y - 24:g}">{escape(area.name)}</text>')
+        marks.append(_marks(area, x, y, playing[area.index]))
+        names.append(f'<text class="ac-name" x="{x:g}" y="{y - 26:g}">{escape(area.name)}</text>')
     return Markup(
         '<g class="ac-areas">'
         + "".join(shapes)
@@ -101,9 +101,10 @@ def printed_board(players: int) -> Markup:
     )
 
 
-def _marks(area: Any, x: float, y: float) -> str:
-    """The population limit in a circle, the city site (a square beside it) and the volcano (a triangle)."""
-    parts: list[str] = []
+def _marks(area: Any, x: float, y: float, playing: bool) -> str:
+    """The population limit in a circle, the city site (a square beside it) and the volcano (a triangle);
+    faded on an area out of play."""
+    parts: list[str] = [] if playing else ['<g class="out">']
     if area.kind == "land":
         parts.append(
             f'<g class="ac-limit" transform="translate({x:g} {y:g})"><circle r="17"/>'
@@ -117,6 +118,8 @@ def _marks(area: Any, x: float, y: float) -> str:
         )
     if area.volcano:
         parts.append(f'<path class="ac-volcano" d="M{x - 42:g} {y + 12:g} l14 -26 l14 26 z"/>')
+    if not playing:
+        parts.append("</g>")
     return "".join(parts)
 
 

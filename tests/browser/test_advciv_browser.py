@@ -118,6 +118,22 @@ def test_a_move_by_clicking_stays_secret_until_finalised_then_the_conflict_shows
     chooser.locator('button[data-count="all"]').click()
     alice.locator(".ac-moves li", has_text="Illyricum").wait_for()
     assert alice.locator(".ac-arrows line").count() == 1
+    assert stack(alice, ITALY_START, "italy").get_attribute("class").find("movable") == -1  # all have moved
+
+    # a move the rules refuse (those tokens have moved): the reason appears beside the map
+    alice.evaluate(
+        """([origin, to]) => {
+            const form = document.querySelector("form.ac-move-form");
+            form.elements.origin.value = origin; form.elements.to.value = to;
+            form.elements.tokens.removeAttribute("max"); form.elements.tokens.value = "1";
+            form.requestSubmit();
+        }""",
+        [ITALY_START, MEETING],
+    )
+    refusal = alice.locator("#ac-refusal .error")
+    refusal.wait_for()
+    assert refusal.get_attribute("data-code") == "not_enough_tokens"
+    assert alice.locator("#flash").inner_text() == ""
     shoot(alice, "desktop-en-move-entered")
 
     # Bruno sees nothing of it: no Italian token has left Pannonia on his map
