@@ -20,6 +20,7 @@ from tests.conftest import NOW, sign_up
 
 RULES = registry.get("advciv")
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+VERSION = re.compile(r'name="expected_version" value="(\d+)"')
 
 
 def start_game(make_client: Any, players: int) -> tuple[int, dict[int, TestClient], TestClient]:
@@ -54,6 +55,13 @@ def play_one(db: Session, game_id: int, rng: random.Random) -> bool:
     return True
 
 
+def form_basics(page: str) -> dict[str, str]:
+    """The hidden fields every order form of the page carries: the CSRF token and the version seen."""
+    token, version = CSRF.search(page), VERSION.search(page)
+    assert token is not None and version is not None
+    return {"csrf_token": token.group(1), "expected_version": version.group(1)}
+
+
 def test_form_fields_with_brackets_are_lists() -> None:
     form = FormData([("type", "build"), ("areas[]", "thebes"), ("areas[]", "memphis"), ("keep.crete", "1")])
     assert nested_fields(form) == {"type": "build", "areas": ["thebes", "memphis"], "keep": {"crete": "1"}}
@@ -67,8 +75,11 @@ def test_every_page_renders_through_random_turns(make_client: Any, db: Session) 
     game_id, by_seat, outsider = start_game(make_client, 3)
     rng = random.Random(12)
     rendered: set[str] = set()
+    built_by_form = False
     for _ in range(250):
         phase = by_seat[0].get(f"/api/v1/games/{game_id}").json()["view"]["phase"]
+        if phase == "build" and not built_by_form:
+            built_by_form = build_through_the_form(game_id, by_seat)
         if phase not in rendered:
             rendered.add(phase)
             for client in (*by_seat.values(), outsider):
@@ -79,6 +90,26 @@ def test_every_page_renders_through_random_turns(make_client: Any, db: Session) 
         if not play_one(db, game_id, rng):
             break
     assert {"start", "ships", "move", "build"} <= rendered
+    assert built_by_form
+
+
+def build_through_the_form(game_id: int, by_seat: dict[int, TestClient]) -> bool:
+    """An awaited seat with a city to build sends the page's build form (areas[]); the city is built."""
+    for client in by_seat.values():
+        detail = client.get(f"/api/v1/games/{game_id}").json()
+        legal = detail["view"]["legal"]
+        if not legal or legal["phase"] != "build" or not legal["context"]["areas"]:
+            continue
+        area = legal["context"]["areas"][0]
+        page = client.get(f"/games/{game_id}").text
+        assert f'name="areas[]" value="{area}" data-ac-pick="{area}"' in page
+        fields = {**form_basics(page), "type": "build", "areas[]": area}
+        response = client.post(f"/games/{game_id}/orders", data=fields)
+        assert response.status_code in (200, 303), response.text
+        owner = client.get(f"/api/v1/games/{game_id}").json()["view"]["areas"][area]["units"]
+        assert any(units["city"] for units in owner.values())
+        return True
+    return False
 
 
 def test_the_page_posts_the_rules_orders_and_shows_why_one_is_refused(make_client: Any, db: Session) -> None:
@@ -95,8 +126,7 @@ def test_the_page_posts_the_rules_orders_and_shows_why_one_is_refused(make_clien
     page = by_seat[0].get(f"/games/{game_id}").text
     assert f'data-ac-sources=\'{{"{origin}"' in page or f'"{origin}": {{"max"' in page
     fields = {
-        "csrf_token": CSRF.search(page).group(1),  # type: ignore[union-attr]
-        "expected_version": str(detail["game"]["version"]),
+        **form_basics(page),
         "type": "move",
         "origin": origin,
         "to": targets[0],
