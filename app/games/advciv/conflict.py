@@ -118,10 +118,10 @@ def resolve(area: int, forces: Sequence[Force], limit: int) -> Result:
     if survivor is None or survivor == owner:
         return _result(area, forces, counts, owner, steps)
     attacker, defender = by_nation[survivor], by_nation[owner]
-    if counts[survivor] < city_attack_tokens(attacker.cards, defender.cards):
+    if counts[survivor] < city_attack_tokens(_held(attacker), _held(defender)):
         counts[survivor] = 0  # §24.31: too few to touch the city
         return _result(area, forces, counts, owner, steps)
-    wanted = city_replacement_tokens(attacker.cards, defender.cards)
+    wanted = city_replacement_tokens(_held(attacker), _held(defender))
     # the defending tokens already removed are back in stock (§24.12) and may replace the city
     replacement = wanted if owner in NON_PLAYERS else min(wanted, defender.stock + defender.tokens)
     counts[owner] = replacement
@@ -164,10 +164,10 @@ def pillage_limit(stock: int) -> int:
 
 # --- the fight ----------------------------------------------------------------------------------------
 
-Stop = Callable[[Mapping[str, int]], bool]
+Ended = Callable[[Mapping[str, int]], bool]
 
 
-def _within(limit: int) -> Stop:
+def _within(limit: int) -> Ended:
     return lambda counts: _one_nation_left(counts) or sum(counts.values()) <= limit
 
 
@@ -175,11 +175,11 @@ def _one_nation_left(counts: Mapping[str, int]) -> bool:
     return sum(1 for count in counts.values() if count > 0) <= 1
 
 
-def _fight(counts: dict[str, int], forces: Mapping[str, Force], stop: Stop) -> list[tuple[str, ...]]:
-    """§24.21–24.24: removes tokens in `counts` until `stop`; returns who removed at each step."""
+def _fight(counts: dict[str, int], forces: Mapping[str, Force], ended: Ended) -> list[tuple[str, ...]]:
+    """§24.21–24.24: removes tokens in `counts` until `ended`; returns who removed at each step."""
     steps: list[tuple[str, ...]] = []
     groups = _removal_groups(counts, forces)
-    while not stop(counts):
+    while not ended(counts):
         for group in groups:
             removing = tuple(nation for nation in group if counts[nation] > 0)
             if not removing:
@@ -187,7 +187,7 @@ def _fight(counts: dict[str, int], forces: Mapping[str, Force], stop: Stop) -> l
             for nation in removing:
                 counts[nation] -= 1
             steps.append(removing)
-            if stop(counts):
+            if ended(counts):
                 break
     return steps
 
@@ -197,11 +197,16 @@ def _removal_groups(counts: Mapping[str, int], forces: Mapping[str, Force]) -> l
     standing: dict[tuple[bool, int], list[str]] = {}
     for nation, count in counts.items():
         if count > 0:
-            standing.setdefault((removes_last(forces[nation].cards), count), []).append(nation)
+            standing.setdefault((removes_last(_held(forces[nation])), count), []).append(nation)
     return [tuple(standing[key]) for key in sorted(standing)]
 
 
 # --- results ------------------------------------------------------------------------------------------
+
+
+def _held(force: Force) -> Cards:
+    """Barbarians and pirates have none of their pieces' nation's cards (§30.5242)."""
+    return frozenset() if force.nation in NON_PLAYERS else force.cards
 
 
 def _check(forces: Sequence[Force]) -> None:

@@ -266,41 +266,52 @@ def _sail(
     """Follows one ship's stops; returns where it ends."""
     if not voyage.stops:
         raise RuleError("empty_voyage", "A ship's move needs at least one stop.", field)
-    astronomy, allowance = may_enter_open_sea(cards), ship_steps(cards)
     here, used, aboard = voyage.ship, 0, 0
     for stop in voyage.stops:
         _check_area(board, stop.area, in_play, field)
-        distances = sea_distances(board, here, astronomy=astronomy, steps=allowance - used, in_play=in_play)
-        if stop.area not in distances:
-            wide = sea_distances(board, here, astronomy=True, steps=allowance - used, in_play=in_play)
-            if not astronomy and stop.area in wide:
-                raise RuleError("needs_astronomy", "Only Astronomy lets ships enter open sea.", field)
-            raise RuleError(
-                "ship_too_far",
-                "The ship cannot reach %(area)s: it crosses at most %(steps)s areas.",
-                field,
-                {"area": _key(board, stop.area), "steps": allowance},
-            )
-        used += distances[stop.area]
+        used += _steps_to(board, here, stop.area, cards, ship_steps(cards) - used, in_play, field)
         here = stop.area
-        if stop.land < 0 or stop.board < 0:
-            raise RuleError("bad_count", "Token counts cannot be negative.", field)
-        if stop.land:
-            if stop.land > aboard:
-                raise RuleError(
-                    "not_aboard", "The ship carries only %(aboard)s tokens.", field, {"aboard": aboard}
-                )
-            if board.areas[here].kind != "land":
-                raise RuleError("land_at_sea", "Tokens are set down on land only.", field)
-            aboard -= stop.land
-            ledger.put(here, stop.land)
-        if stop.board:
-            ledger.take(here, stop.board, field)
-            aboard += stop.board
-            if aboard > SHIP_CAPACITY:
-                raise RuleError(
-                    "ship_full", "A ship carries at most %(most)s tokens.", field, {"most": SHIP_CAPACITY}
-                )
+        aboard = _exchange(board, stop, aboard, ledger, field)
     if aboard:
         raise RuleError("tokens_aboard", "Every token must be set down before the phase ends.", field)
     return here
+
+
+def _steps_to(
+    board: BoardLike, here: int, there: int, cards: Cards, left: int, in_play: InPlay, field: str
+) -> int:
+    """The areas a ship crosses from `here` to `there`, at most `left` (§23.52–23.54)."""
+    astronomy = may_enter_open_sea(cards)
+    distances = sea_distances(board, here, astronomy=astronomy, steps=left, in_play=in_play)
+    if there in distances:
+        return distances[there]
+    if not astronomy and there in sea_distances(board, here, astronomy=True, steps=left, in_play=in_play):
+        raise RuleError("needs_astronomy", "Only Astronomy lets ships enter open sea.", field)
+    raise RuleError(
+        "ship_too_far",
+        "The ship cannot reach %(area)s: it crosses at most %(steps)s areas.",
+        field,
+        {"area": _key(board, there), "steps": ship_steps(cards)},
+    )
+
+
+def _exchange(board: BoardLike, stop: Stop, aboard: int, ledger: _Ledger, field: str) -> int:
+    """Tokens set down, then tokens taken on at one stop (§23.51, §23.56); returns the tokens aboard."""
+    if stop.land < 0 or stop.board < 0:
+        raise RuleError("bad_count", "Token counts cannot be negative.", field)
+    if stop.land:
+        if stop.land > aboard:
+            raise RuleError(
+                "not_aboard", "The ship carries only %(aboard)s tokens.", field, {"aboard": aboard}
+            )
+        if board.areas[stop.area].kind != "land":
+            raise RuleError("land_at_sea", "Tokens are set down on land only.", field)
+        ledger.put(stop.area, stop.land)
+    if stop.board:
+        ledger.take(stop.area, stop.board, field)
+    aboard += stop.board - stop.land
+    if aboard > SHIP_CAPACITY:
+        raise RuleError(
+            "ship_full", "A ship carries at most %(most)s tokens.", field, {"most": SHIP_CAPACITY}
+        )
+    return aboard

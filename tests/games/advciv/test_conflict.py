@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from app.games.advciv.cards import AGRICULTURE, ENGINEERING, METALWORKING, MILITARY
 from app.games.advciv.conflict import (
     BARBARIANS,
@@ -187,6 +190,14 @@ def test_24_53_barbarians_destroy_a_city_without_card_or_pillage_and_engineering
     assert repelled.city == "egypt" and repelled.tokens == ()
 
 
+def test_30_5242_barbarians_never_use_cards() -> None:
+    eng_barbarians = Force(BARBARIANS, 7, cards=ENG | METAL)
+    result = resolve(AREA, [Force("egypt", city=True, cards=ENG, stock=20), eng_barbarians], limit=2)
+    assert result.city == "egypt"  # still 8 needed against Engineering
+    # no Metalworking: one against one remove together
+    assert left(Force(BARBARIANS, 1, cards=METAL), Force("egypt", 1), limit=1) == {}
+
+
 def test_24_2_barbarians_fight_tokens_as_a_nation_without_cards() -> None:
     # Metalworking: the 5 barbarians remove first, in turn with egypt's 3, until egypt has none
     assert left(Force(BARBARIANS, 5), Force("egypt", 3, cards=METAL), limit=2) == {BARBARIANS: 2}
@@ -223,3 +234,43 @@ def test_site_conflict_order_breaks_ties_by_the_drawn_rank() -> None:
     conflicts = {3: [Force("egypt", 3), Force("crete", 3)], 9: [Force("asia", 2), Force("crete", 2)]}
     assert conflict_order(conflicts) == (3, 9)
     assert conflict_order(conflicts, tie_rank={3: 1, 9: 0}) == (9, 3)
+
+
+# --- properties -----------------------------------------------------------------------------------------
+
+NATIONS = ("egypt", "crete", "asia", BARBARIANS)
+force_lists = st.lists(
+    st.builds(
+        Force,
+        nation=st.sampled_from(NATIONS),
+        tokens=st.integers(0, 12),
+        cards=st.sets(st.sampled_from([METALWORKING, ENGINEERING])).map(frozenset),
+        stock=st.integers(0, 10),
+    ),
+    min_size=2,
+    max_size=4,
+    unique_by=lambda force: force.nation,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(forces=force_lists, limit=st.integers(1, 5), with_city=st.booleans())
+def test_24_every_fight_conserves_tokens_and_ends_as_the_rules_allow(
+    forces: list[Force], limit: int, with_city: bool
+) -> None:
+    if with_city and forces[0].nation != BARBARIANS:
+        forces[0] = Force(forces[0].nation, forces[0].tokens, True, forces[0].cards, forces[0].stock)
+    result = resolve(AREA, forces, limit)
+    for force in forces:
+        before = force.tokens + (result.replacement if force.city else 0)
+        assert result.left(force.nation) + result.lost(force.nation) == before
+    nations_left = len(result.tokens)
+    if result.city is None:
+        assert nations_left <= 1 or sum(count for _, count in result.tokens) <= limit
+    else:
+        assert all(nation == result.city for nation, _ in result.tokens)
+    if not in_conflict(forces, limit):
+        return
+    # no side removes more than one token beyond any other present at the end
+    removed = [result.lost(force.nation) for force in forces if result.left(force.nation)]
+    assert not removed or max(removed) - min(removed) <= 1 or result.city_destroyed

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.games.advciv.board import BOARD as REAL
 from app.games.advciv.cards import ASTRONOMY, CLOTH_MAKING, MILITARY, ROADBUILDING
@@ -290,3 +292,35 @@ def test_23_on_the_real_map_every_reach_stays_on_its_own_kind_of_boundary() -> N
             assert area in sea_reach(REAL, other, astronomy=True, steps=1)
         if not REAL.coast_neighbours[area]:
             assert sea_reach(REAL, area, astronomy=True) == frozenset()
+
+
+# --- properties -----------------------------------------------------------------------------------------
+
+area_ids = st.sampled_from([A, B, C, D, SEA1]) | st.integers(-1, len(KEYS))
+land_moves = st.builds(LandMove, area_ids, area_ids, st.integers(-1, 6), st.none() | area_ids)
+voyages = st.builds(
+    Voyage,
+    area_ids,
+    st.lists(st.builds(Stop, area_ids, st.integers(0, 6), st.integers(0, 6)), max_size=4).map(tuple),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    tokens=st.dictionaries(st.sampled_from([A, B, C, E, D]), st.integers(0, 8), max_size=5),
+    ships=st.lists(st.sampled_from([A, C, D, SEA1]), max_size=4),
+    moves=st.lists(land_moves | voyages, max_size=5),
+    cards=st.sets(st.sampled_from([ROADBUILDING, ASTRONOMY, CLOTH_MAKING])).map(frozenset),
+)
+def test_23_any_set_of_moves_is_refused_with_a_code_or_conserves_tokens_and_ships(
+    tokens: dict[int, int], ships: list[int], moves: list[Move], cards: frozenset[str]
+) -> None:
+    try:
+        result = plan_moves(BOARD, tokens, tuple(ships), moves, cards)
+    except RuleError as error:
+        assert error.code and error.field and error.field.startswith("moves.")
+        return
+    assert sum(result.tokens.values()) == sum(tokens.values())
+    assert len(result.ships) == len(ships)
+    assert all(BOARD.areas[area].kind == "land" for area in result.tokens)
+    assert result.entered <= set(result.tokens)  # a token that arrived cannot leave again
