@@ -9,12 +9,21 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Annotated, Any, Generic, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    NonNegativeInt,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 S = TypeVar("S")
 OrderT = TypeVar("OrderT")
+K = TypeVar("K")
 
 
 @dataclass(frozen=True)
@@ -139,3 +148,11 @@ class FormOrder(BaseModel):
             (name, tuple(sorted(value.items())) if isinstance(value, dict) else value)
             for name, value in sorted(self.model_dump().items())
         )
+
+
+def _drop_zeros(counts: dict[K, int]) -> dict[K, int]:
+    return {name: count for name, count in counts.items() if count}
+
+
+# An order field holding a count per name (`stones.red=2` in a form), its zero counts left out.
+NonZeroCounts = Annotated[dict[K, NonNegativeInt], AfterValidator(_drop_zeros)]

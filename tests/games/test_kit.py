@@ -6,9 +6,12 @@ import random
 from dataclasses import dataclass
 from typing import Literal
 
-from app.games.contract import FormOrder
+import pytest
+from pydantic import Field
+
+from app.games.contract import FormOrder, NonZeroCounts, RuleError, Wait
 from app.games.kit import rng
-from app.games.kit.legal import Choice, Legal
+from app.games.kit.legal import Choice, Legal, awaited, waits
 from app.games.kit.model import added, evolve, from_json, memo, to_json
 from app.games.kit.tx import SeatedTx, Tx
 
@@ -31,6 +34,7 @@ class Table:
 class Pick(FormOrder):
     type: Literal["pick"]
     value: int = 0
+    counts: NonZeroCounts[str] = Field(default_factory=dict)
 
 
 def test_splitmix64_follows_the_reference_sequence() -> None:
@@ -87,4 +91,22 @@ def test_legal_offers_only_its_choices() -> None:
     assert legal.offers(Pick(type="pick", value=2)) and not legal.offers(Pick(type="pick", value=3))
     picked = {legal.random_choice(random.Random(seed))["value"] for seed in range(20)}
     assert picked == {1, 2}
-    assert legal.to_json()["choices"][1] == {"order": {"type": "pick", "value": 2}, "label": "Two"}
+    assert legal.to_json()["choices"][1] == {
+        "order": {"type": "pick", "value": 2, "counts": {}},
+        "label": "Two",
+    }
+
+
+def test_waits_follow_the_legal_of_each_seat_and_a_seat_not_awaited_is_refused() -> None:
+    bid = Legal("bid", "bid", ("pick",), Pick(type="pick"))
+    power = Legal("power:x", "x", ("pick",), Pick(type="pick"))
+    assert waits([bid, None, bid], ("bid",)) == [Wait(0, "bid", simultaneous=True), Wait(2, "bid", True)]
+    assert waits([None, power]) == [Wait(1, "power:x")]
+    assert awaited(power) is power
+    with pytest.raises(RuleError) as caught:
+        awaited(None, "Not you.")
+    assert caught.value.code == "not_awaited" and caught.value.message == "Not you."
+
+
+def test_count_fields_leave_the_zeros_out() -> None:
+    assert Pick.model_validate({"type": "pick", "counts": {"a": "2", "b": 0}}).counts == {"a": 2}

@@ -7,15 +7,14 @@ empty string means "use the default".
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Annotated, Any, Literal
 
 from pydantic import (
     Field,
     NonNegativeInt,
     TypeAdapter,
-    field_validator,
 )
 
 from app.games import contract
@@ -27,10 +26,6 @@ PayCoin = Literal["gold", "fairy", "silver"]
 
 class _OrderBase(contract.FormOrder):
     """Every Dragonstones order."""
-
-
-def _drop_zeros(counts: dict[str, int]) -> dict[str, int]:
-    return {name: count for name, count in counts.items() if count}
 
 
 class BidOrder(_OrderBase):
@@ -62,12 +57,7 @@ class PayOrder(_OrderBase):
     """Pay these stones for the power's points (Sorcerer, Enchanter, Magician, Enchantress)."""
 
     type: Literal["pay"]
-    stones: dict[Colour, NonNegativeInt] = Field(default_factory=dict)
-
-    @field_validator("stones")
-    @classmethod
-    def _no_zeros(cls, counts: dict[str, int]) -> dict[str, int]:
-        return _drop_zeros(counts)
+    stones: contract.NonZeroCounts[Colour] = Field(default_factory=dict)
 
 
 class TakeOrder(_OrderBase):
@@ -125,13 +115,8 @@ class BuyOrder(_OrderBase):
     """Merchant: stones bought from the bank and how they are paid (1 gold or 3 silver each)."""
 
     type: Literal["buy"]
-    stones: dict[Colour, NonNegativeInt] = Field(default_factory=dict)
-    pay: dict[PayCoin, NonNegativeInt] = Field(default_factory=dict)
-
-    @field_validator("stones", "pay")
-    @classmethod
-    def _no_zeros(cls, counts: dict[str, int]) -> dict[str, int]:
-        return _drop_zeros(counts)
+    stones: contract.NonZeroCounts[Colour] = Field(default_factory=dict)
+    pay: contract.NonZeroCounts[PayCoin] = Field(default_factory=dict)
 
 
 class NecromancerOrder(_OrderBase):
@@ -159,9 +144,7 @@ OrderModel = (
 Order = Annotated[OrderModel, Field(discriminator="type")]
 ORDER_ADAPTER: TypeAdapter[OrderModel] = TypeAdapter(Order)
 
-
-def parse_order(data: Mapping[str, Any]) -> OrderModel:
-    return contract.parse_order(ORDER_ADAPTER, data)
+parse_order = partial(contract.parse_order, ORDER_ADAPTER)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -423,16 +423,20 @@ SILVER_PER_STONE = 3
 
 
 def _merchant_options(state: State, seat: int) -> Legal | None:
-    screen = state.players[seat].screen
-    budget = screen.gold + screen.fairy + screen.silver // SILVER_PER_STONE
-    if not budget or not state.bank_stones.total():
+    """A question even for a winner who cannot pay, who may only buy nothing: resolving at once would tell
+    everyone that the screen is nearly empty. Only an empty bank, which everyone sees, skips it."""
+    if not state.bank_stones.total():
         return None
+    screen = state.players[seat].screen
     limits = {
         "stones": state.bank_stones.as_dict(),
         "pay": {"gold": screen.gold, "fairy": screen.fairy, "silver": screen.silver},
         "silver_per_stone": SILVER_PER_STONE,
     }
-    return Legal("power:merchant", "merchant", ("buy",), BuyOrder(type="buy"), card="merchant", limits=limits)
+    nothing = Choice(BuyOrder(type="buy"), "Buy nothing")
+    return Legal(
+        "power:merchant", "merchant", ("buy",), nothing.order, (nothing,), card="merchant", limits=limits
+    )
 
 
 def check_buy(limits: dict[str, Any], order: OrderModel) -> None:
@@ -478,7 +482,7 @@ def sample_buy(limits: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 
 def _merchant_resolve(tx: Tx, seat: int, order: OrderModel | None) -> None:
     if not isinstance(order, BuyOrder):
-        no_effect(tx, seat, "merchant", "cannot_buy")
+        no_effect(tx, seat, "merchant", "bank_empty")
         return
     stones = Stones.from_dict(order.stones)
     coins = Coins.from_dict(order.pay)

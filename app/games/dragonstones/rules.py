@@ -15,6 +15,7 @@ from app.games.dragonstones.orders import Legal, Order, parse_order
 from app.games.dragonstones.phases import check, handle, legal_for, sample
 from app.games.dragonstones.tx import Tx
 from app.games.dragonstones.view import view as build_view
+from app.games.kit.legal import awaited, waits
 from app.games.kit.model import from_json, to_json
 
 DUMP_VERSION = 1
@@ -38,19 +39,12 @@ class DragonstonesRules:
         return flow.new_game(players, seed, chosen.points_to_win)
 
     def waits(self, state: State) -> list[Wait]:
-        waits = []
-        for seat in range(len(state.players)):
-            legal = legal_for(state, seat)
-            if legal is not None:
-                waits.append(Wait(seat, legal.phase, simultaneous=legal.phase in SIMULTANEOUS))
-        return waits
+        return waits([legal_for(state, seat) for seat in range(len(state.players))], SIMULTANEOUS)
 
     def apply(self, state: State, seat: int, order: Mapping[str, Any]) -> Outcome[State]:
         if state.winner is not None:
             raise RuleError("game_over", "The game is over.")
-        legal = legal_for(state, seat)
-        if legal is None:
-            raise RuleError("not_awaited", "The game is not waiting for you now.")
+        legal = awaited(legal_for(state, seat), "The game is not waiting for you now.")
         parsed = parse_order(order)
         check(legal, parsed)
         tx = Tx(state)
@@ -102,10 +96,7 @@ class DragonstonesRules:
         return state
 
     def _legal(self, state: State, seat: int) -> Legal:
-        legal = legal_for(state, seat)
-        if legal is None:
-            raise RuleError("not_awaited", "The game is not waiting for this seat.")
-        return legal
+        return awaited(legal_for(state, seat))
 
 
 RULES = DragonstonesRules()

@@ -13,19 +13,27 @@ that needs typed extras subclasses `Legal` with keyword-only fields:
     Legal("power:ghost", "ghost", ("copy",), choices[0].order, choices, card="ghost")
 
 `offers(order)` tells whether an order is one of the choices, `random_choice(rng)` picks one for random
-play, and `to_json()` is the part of the view every game shares.
+play, and `to_json()` is the part of the view every game shares. The rules object then reads it:
+
+    def waits(self, state):
+        return waits([legal_for(state, seat) for seat in range(len(state.players))], ("bid",))
+
+    def default_order(self, state, seat):
+        return awaited(legal_for(state, seat)).default.model_dump()
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from app.games.contract import FormOrder
+from app.games.contract import FormOrder, RuleError, Wait
 
 OrderT = TypeVar("OrderT", bound=FormOrder)
 OrderT_co = TypeVar("OrderT_co", bound=FormOrder, covariant=True)
+LegalT = TypeVar("LegalT", bound="Legal[Any]")
 
 
 @dataclass(frozen=True)
@@ -64,3 +72,20 @@ class Legal(Generic[OrderT]):
             ],
             "default": self.default.model_dump(),
         }
+
+
+def waits(legals: Sequence[Legal[Any] | None], simultaneous: Collection[str] = ()) -> list[Wait]:
+    """A `Wait` for each seat whose `Legal` (listed by seat) is not None; the `simultaneous` phases are
+    played by all their seats at once (sealed bids)."""
+    return [
+        Wait(seat, legal.phase, simultaneous=legal.phase in simultaneous)
+        for seat, legal in enumerate(legals)
+        if legal is not None
+    ]
+
+
+def awaited(legal: LegalT | None, message: str = "The game is not waiting for this seat.") -> LegalT:
+    """`legal`, or `RuleError("not_awaited")` when the game does not wait on the seat (None)."""
+    if legal is None:
+        raise RuleError("not_awaited", message)
+    return legal

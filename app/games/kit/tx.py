@@ -1,17 +1,22 @@
 """One order's work in progress: the newest state and the events so far.
 
 States are frozen, so the state the caller passed in is never touched: every change builds a new value.
-A game subclasses `Tx` (or `SeatedTx`, for a `players` tuple) with its own helpers, and its `apply` runs:
+The state needs an `rng: int` field holding a `kit.rng` word (`rng=seeded(seed)` in `new_game`). A game
+subclasses `Tx`, or `SeatedTx` when its state has a `players` tuple, with its own helpers:
+
+    class Tx(SeatedTx[State, Player]):
+        def score(self, seat: int, points: int) -> None: ...
+
+and its `apply` runs:
 
     tx = Tx(state)
     tx.set(phase="power")                      # fields changed on the newest state
     tx.update_player(seat, points=3)           # SeatedTx: one player changed
     tx.emit("scored", to=(seat,), points=3)    # to=None: public; else only these seats see it
-    index = tx.randbelow(6)                    # draws move `state.rng` on (see kit.rng)
-    return Outcome(tx.state, tx.events)
+    deck = tx.shuffle(deck)                    # also randbelow(n), choice(items), weighted(counts):
+    return Outcome(tx.state, tx.events)        # each draw moves `state.rng` on
 
-The state needs an `rng: int` field holding a `kit.rng` word. A game that must replay older games on
-another generator overrides `step`.
+A game that must replay games begun on an older generator overrides `step` for them.
 """
 
 from __future__ import annotations

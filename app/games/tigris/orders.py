@@ -7,8 +7,8 @@ true; an empty field means "the default".
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -73,12 +73,7 @@ class SwapOrder(_OrderBase):
     """Discard 1 to 6 tiles from your hand and draw as many."""
 
     type: Literal["swap"]
-    tiles: dict[Colour, NonNegativeInt] = Field(default_factory=dict)
-
-    @field_validator("tiles")
-    @classmethod
-    def _no_zeros(cls, counts: dict[str, int]) -> dict[str, int]:
-        return {colour: count for colour, count in counts.items() if count}
+    tiles: contract.NonZeroCounts[Colour] = Field(default_factory=dict)
 
 
 class PassOrder(_OrderBase):
@@ -135,9 +130,7 @@ OrderModel = (
 Order = Annotated[OrderModel, Field(discriminator="type")]
 ORDER_ADAPTER: TypeAdapter[OrderModel] = TypeAdapter(Order)
 
-
-def parse_order(data: Mapping[str, Any]) -> OrderModel:
-    return contract.parse_order(ORDER_ADAPTER, data)
+parse_order = partial(contract.parse_order, ORDER_ADAPTER)
 
 
 def square_of(order: OrderModel, name: str = "square") -> int:

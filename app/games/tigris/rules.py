@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from pydantic.json_schema import SkipJsonSchema
 
 from app.games.contract import N_, Outcome, RuleError, Standing, Wait
+from app.games.kit.legal import awaited, waits
 from app.games.tigris import flow
 from app.games.tigris.model import OFF, RNG_VERSION, State, dump, load
 from app.games.tigris.orders import Legal, Order, parse_order
@@ -57,19 +58,12 @@ class TigrisRules:
         return flow.new_game(players, seed, chosen.english_variant, chosen.open_scoring, rng_version)
 
     def waits(self, state: State) -> list[Wait]:
-        waits = []
-        for seat in range(len(state.players)):
-            legal = legal_for(state, seat)
-            if legal is not None:
-                waits.append(Wait(seat, legal.phase))
-        return waits
+        return waits([legal_for(state, seat) for seat in range(len(state.players))])
 
     def apply(self, state: State, seat: int, order: Mapping[str, Any]) -> Outcome[State]:
         if state.phase == "over":
             raise RuleError("game_over", "The game is over.")
-        legal = legal_for(state, seat)
-        if legal is None:
-            raise RuleError("not_awaited", "The game is not waiting for you now.")
+        legal = awaited(legal_for(state, seat), "The game is not waiting for you now.")
         parsed = parse_order(order)
         check(state, seat, legal, parsed)
         tx = Tx(state)
@@ -118,10 +112,7 @@ class TigrisRules:
         return load(data)
 
     def _legal(self, state: State, seat: int) -> Legal:
-        legal = legal_for(state, seat)
-        if legal is None:
-            raise RuleError("not_awaited", "The game is not waiting for this seat.")
-        return legal
+        return awaited(legal_for(state, seat))
 
 
 RULES = TigrisRules()

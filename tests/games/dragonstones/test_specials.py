@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.games.dragonstones.characters import SPECIAL_COUNTS, SPECIAL_DECK
+from app.games.dragonstones.model import START_COINS
 
 from .helpers import Play, rejects, table
 
@@ -185,6 +186,34 @@ def test_merchant_may_buy_nothing_and_fairy_gold_paid_is_gone_for_good() -> None
     assert nothing.find("bought")[0].data == {"seat": 0, "stones": {}, "paid": {}}
     play.do(0, type="buy", stones={"yellow": 1}, pay={"fairy": 1})
     assert "round_ended" in play.kinds() and play.player(0).screen.fairy == 7  # 8 - 1 paid; the bid came back
+
+
+def test_merchant_waits_on_a_winner_who_cannot_pay_and_no_event_tells_the_others() -> None:
+    others = [START_COINS.as_dict()] * 3
+    poor = Play(table("merchant", screens=[{"fairy": 1, "silver": 2}, *others])).win(0)  # 2 silver left
+    rich = Play(table("merchant", screens=[{"fairy": 3, "gold": 2, "silver": 5}, *others])).win(0)
+    for play in (poor, rich):
+        assert play.waits == [(0, "power:merchant")]
+        nothing = {"type": "buy", "stones": {}, "pay": {}}
+        assert play.legal(0)["choices"] == [{"order": nothing, "label": "Buy nothing"}]
+        assert play.legal(0)["default"] == nothing
+    assert poor.legal(0)["limits"]["pay"] == {"gold": 0, "fairy": 0, "silver": 2}
+    rejects(poor.state, 0, {"type": "buy", "stones": {"red": 1}, "pay": {"gold": 1}}, "not_enough_coins")
+    rejects(poor.state, 0, {"type": "buy", "stones": {"red": 1}, "pay": {"silver": 2}}, "invalid_payment")
+    for play in (poor, rich):
+        play.do(0, type="buy")
+    assert poor.waits == rich.waits == [(seat, "bid") for seat in range(4)]
+
+    def seen_by(play: Play, seat: int | None) -> list[tuple[str, dict[str, object]]]:
+        return [(e.kind, e.data) for e in play.events if e.to is None or (seat is not None and seat in e.to)]
+
+    for seat in (1, 2, 3, None):
+        assert seen_by(poor, seat) == seen_by(rich, seat)
+
+
+def test_merchant_with_an_empty_bank_has_no_effect() -> None:
+    play = Play(table("merchant", bank_stones={"red": 0, "blue": 0, "yellow": 0})).win(0)
+    assert play.find("no_effect")[0].data == {"seat": 0, "card": "merchant", "reason": "bank_empty"}
 
 
 def test_necromancer_is_optional_and_its_fairy_gold_is_lost_for_good() -> None:
