@@ -19,22 +19,31 @@ DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
 # Italy starts in Pannonia, Illyria in Germania: Illyricum (population limit 2) borders both.
 ITALY_START, ILLYRIA_START, MEETING = "pannonia", "germania", "illyricum"
+REPORT_CSP = """document.addEventListener("securitypolicyviolation", (e) =>
+    console.error("CSP " + e.violatedDirective + " " + e.sourceFile + ":" + e.lineNumber));"""
 
 
 @pytest.fixture
 def screens(browser: Any) -> Iterator[Any]:
-    """Browser pages of a given size and language, in separate contexts (separate cookies)."""
+    """Browser pages of a given size and language, in separate contexts (separate cookies); at the end,
+    no script error on any of them, and no content-security-policy violation from this page's script."""
     contexts: list[Any] = []
+    problems: list[str] = []
 
     def make(viewport: dict[str, int], locale: str) -> Any:
         context = browser.new_context(viewport=viewport, locale=locale)
         context.set_default_timeout(15_000)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
+        page.add_init_script(REPORT_CSP)
+        page.on("console", lambda message: problems.append(message.text) if "CSP " in message.text else None)
+        return page
 
     yield make
     for context in contexts:
         context.close()
+    assert [text for text in problems if "advciv" in text or "script error" in text] == []
 
 
 def shoot(page: Any, name: str) -> None:
