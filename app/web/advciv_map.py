@@ -11,7 +11,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-PIECE = 54  # the room of one piece, in map units (the board is about 3,000 wide, an area about 180)
+PIECE = 60  # the room of one piece, in map units (the board is about 3,000 wide, an area about 180)
 GAP = 4
 ROW_DROP = 48  # from the label point (the population circle) to the first row of pieces
 PER_ROW = 3
