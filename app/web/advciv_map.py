@@ -11,6 +11,10 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
+from app.games.advciv.board import BOARD, Area, polygons
+from app.games.advciv.tables import in_play
+from app.services.play import WaitInfo
+
 PIECE = 60  # the room of one piece, in map units (the board is about 3,000 wide, an area about 180)
 GAP = 4
 ROW_DROP = 48  # from the label point (the population circle) to the first row of pieces
@@ -43,8 +47,6 @@ class Piece:
 
 @lru_cache(maxsize=1)
 def geometry() -> Geometry:
-    from app.games.advciv.board import polygons
-
     drawing = polygons()
     x, y, width, height = (float(n) for n in drawing["view_box"])
     areas = drawing["areas"]
@@ -63,9 +65,6 @@ def view_box_text() -> str:
 def printed_board(players: int) -> Markup:
     """The areas with their printed marks, the areas out of play for `players` players greyed; the same
     for every viewer and language (area names are the board's own, as printed)."""
-    from app.games.advciv.board import BOARD
-    from app.games.advciv.tables import in_play
-
     playing = in_play(players)
     drawing = geometry()
     shapes: list[str] = []
@@ -101,7 +100,7 @@ def printed_board(players: int) -> Markup:
     )
 
 
-def _marks(area: Any, x: float, y: float, playing: bool) -> str:
+def _marks(area: Area, x: float, y: float, playing: bool) -> str:
     """The population limit in a circle, the city site (a square beside it) and the volcano (a triangle);
     faded on an area out of play."""
     parts: list[str] = [] if playing else ['<g class="out">']
@@ -193,10 +192,10 @@ SKIPPED = frozenset({9})
 PHASE_OF = {"revolt": "tax", "support": "surplus"}
 
 
-def page_context(board: Mapping[str, Any], seat: int | None, my_wait: Any, now: datetime) -> dict[str, Any]:
+def page_context(
+    board: Mapping[str, Any], seat: int | None, my_wait: WaitInfo | None, now: datetime
+) -> dict[str, Any]:
     """The rules' view of one seat, laid out for the map page."""
-    from app.games.advciv.board import BOARD
-
     nations = list(board.get("nations", ()))
     colours = {row["nation"]: _colour(row) for row in nations}
     me = next((row["nation"] for row in nations if row.get("seat") == seat), None)
@@ -239,9 +238,6 @@ FOCUS_SMALLEST = 900
 @lru_cache(maxsize=8)
 def play_box(players: int) -> str:
     """The part of the map in play for `players` players, which a wide screen shows first."""
-    from app.games.advciv.board import BOARD
-    from app.games.advciv.tables import in_play
-
     playing = in_play(players)
     labels = geometry().labels
     points = [labels[area.key] for area in BOARD.areas if playing[area.index] and area.key in labels]
@@ -278,11 +274,10 @@ def _box(
     return f"{left:.0f} {top:.0f} {width:.0f} {height:.0f}"
 
 
-def _minutes_left(my_wait: Any, now: datetime) -> int | None:
-    deadline = getattr(my_wait, "deadline_at", None)
-    if deadline is None:
+def _minutes_left(my_wait: WaitInfo | None, now: datetime) -> int | None:
+    if my_wait is None or my_wait.deadline_at is None:
         return None
-    return max(0, int((deadline - now).total_seconds() // 60))
+    return max(0, int((my_wait.deadline_at - now).total_seconds() // 60))
 
 
 def _arrow(move: Mapping[str, Any], drawing: Geometry) -> dict[str, Any] | None:
@@ -340,8 +335,6 @@ def _command(legal: Mapping[str, Any] | None) -> dict[str, Any]:
     """What the side panel offers the viewer, and how the map takes part: "move" (pick a stack, then a
     destination), "pick" (an area is one of the choices), "toggle" (areas checked on and off), "counts"
     (tokens placed area by area), "ships", or "choices" (buttons only)."""
-    from app.games.advciv.board import BOARD
-
     if not legal:
         return {"mode": "", "sources": {}, "ships": {}}
     phase, prompt = legal["phase"], legal["prompt"]
@@ -405,8 +398,6 @@ def _command(legal: Mapping[str, Any] | None) -> dict[str, Any]:
 
 def _colour(row: Mapping[str, Any]) -> str:
     """The nation's colour as "#rrggbb": the view's, else the board's."""
-    from app.games.advciv.board import BOARD
-
     colour = str(row.get("colour") or "")
     if not (colour.startswith("#") and len(colour) == 7):
         info = BOARD.nation_info.get(row["nation"])
@@ -420,8 +411,6 @@ EPOCHS = ("stone", "early_bronze", "late_bronze", "early_iron", "late_iron")
 
 def _ast_row(row: Mapping[str, Any], fill: str) -> dict[str, Any]:
     """One nation's row of the A.S.T.: its 16 spaces coloured by epoch, and where its marker stands."""
-    from app.games.advciv.board import BOARD
-
     track = BOARD.ast.get(row["nation"])
     position = int(row.get("ast", 0))
     spaces = [

@@ -22,7 +22,9 @@ router = APIRouter()
 LIVE_PING_SECONDS = 20
 # Games whose board template needs the view laid out in Python first (a map drawn from polygons): the
 # layout goes into the template's context under the game's id.
-BOARD_DRAWINGS: dict[str, Callable[[dict[str, Any], int | None, Any, datetime], dict[str, Any]]] = {
+BOARD_DRAWINGS: dict[
+    str, Callable[[dict[str, Any], int | None, play.WaitInfo | None, datetime], dict[str, Any]]
+] = {
     "advciv": advciv_map.page_context,
 }
 
