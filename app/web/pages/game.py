@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
@@ -12,22 +13,30 @@ from app.games import registry
 from app.services import lobby, play
 from app.services.errors import ServiceError
 from app.services.live import BUS
+from app.web import advciv_map
 from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, render
 from app.web.forms import FormFields
 from app.web.pages.messages import look, look_from_stream, message_context
 
 router = APIRouter()
 LIVE_PING_SECONDS = 20
+# Games whose board template needs the view laid out in Python first (a map drawn from polygons): the
+# layout goes into the template's context under the game's id.
+BOARD_DRAWINGS: dict[
+    str, Callable[[dict[str, Any], int | None, play.WaitInfo | None, datetime], dict[str, Any]]
+] = {
+    "advciv": advciv_map.page_context,
+}
 
 
 def _back(game_id: int) -> RedirectResponse:
     return RedirectResponse(f"/games/{game_id}", 303)
 
 
-def _context(view: play.GameView) -> dict[str, Any]:
+def _context(view: play.GameView, now: datetime) -> dict[str, Any]:
     rules = registry.get(view.game.game_type)
     my_wait = view.my_wait
-    return {
+    context = {
         "view": view,
         "game": view.game,
         "rules": rules,
@@ -35,14 +44,19 @@ def _context(view: play.GameView) -> dict[str, Any]:
         "my_wait": my_wait,
         "prompt_since": my_wait.since_version if my_wait else "",
         "template_dir": f"games/{view.game.game_type}",
+        "now": now,
     }
+    drawing = BOARD_DRAWINGS.get(view.game.game_type)
+    if drawing is not None and view.board is not None:
+        context[view.game.game_type] = drawing(view.board, view.seat, my_wait, now)
+    return context
 
 
 @router.get("/games/{game_id}")
 def game_page(request: Request, game_id: int, session: DB, user: MaybeUser, now: Now) -> Response:
     view = play.game_view(session, game_id, user)
     look(session, user, game_id, now)
-    return render(request, "game.html", user, {**_context(view), **message_context(session, view, user)})
+    return render(request, "game.html", user, {**_context(view, now), **message_context(session, view, user)})
 
 
 @router.get("/games/{game_id}/fragment")
@@ -52,7 +66,7 @@ def game_fragment(
     """What a live page swaps in when the game moves; the order forms only when the question changed."""
     view = play.game_view(session, game_id, user)
     look(session, user, game_id, now)
-    context = {**_context(view), **message_context(session, view, user)}
+    context = {**_context(view, now), **message_context(session, view, user)}
     context["orders_changed"] = str(context["prompt_since"]) != since
     return render(request, "partials/game_live.html", user, context)
 
@@ -116,6 +130,6 @@ def submit_order(
     play.submit(session, user, game_id, fields, expected_version, now)
     if request.headers.get("hx-request"):
         view = play.game_view(session, game_id, user)
-        context = {**_context(view), **message_context(session, view, user), "orders_changed": True}
+        context = {**_context(view, now), **message_context(session, view, user), "orders_changed": True}
         return render(request, "partials/game_live.html", user, context)
     return _back(game_id)
