@@ -33,9 +33,10 @@ def known(game_id: str) -> bool:
 def _load_builtin() -> None:
     if _BUILTIN_LOADED:
         return
+    from app.games.advciv import RULES as advciv
     from app.games.dragonstones import RULES as dragonstones
     from app.games.tigris import RULES as tigris
 
-    for rules in (dragonstones, tigris):
+    for rules in (advciv, dragonstones, tigris):
         _GAMES.setdefault(rules.id, rules)
     _BUILTIN_LOADED.append(True)

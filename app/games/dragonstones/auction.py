@@ -15,13 +15,13 @@ from app.games.dragonstones.characters import name
 from app.games.dragonstones.model import Bid, Coins, State, TieBid
 from app.games.dragonstones.orders import (
     BidOrder,
-    Choice,
     DoppelgangerOrder,
     Legal,
     OrderModel,
     TiebreakOrder,
 )
 from app.games.dragonstones.tx import Tx
+from app.games.kit.legal import Choice
 
 EMPTY_FIST = BidOrder(type="bid")
 NO_SILVER = TiebreakOrder(type="tiebreak")
@@ -38,14 +38,14 @@ def bid_legal(state: State, seat: int) -> Legal:
         "amulet": screen.amulet > 0,
     }
     card = state.auction.card
-    return Legal("bid", "bid", card, ("bid",), EMPTY_FIST, limits=limits)
+    return Legal("bid", "bid", ("bid",), EMPTY_FIST, card=card, limits=limits)
 
 
 def tiebreak_legal(state: State, seat: int) -> Legal:
     screen = state.players[seat].screen
     limits = {"silver": screen.silver, "amulet": screen.amulet > 0}
     card = state.auction.card
-    return Legal("tiebreak", "tiebreak", card, ("tiebreak",), NO_SILVER, limits=limits)
+    return Legal("tiebreak", "tiebreak", ("tiebreak",), NO_SILVER, card=card, limits=limits)
 
 
 def doppelganger_legal(state: State, seat: int) -> Legal:
@@ -57,7 +57,9 @@ def doppelganger_legal(state: State, seat: int) -> Legal:
         ),
         Choice(DoppelgangerOrder(type="doppelganger", use=False), "Keep the Doppelganger for later"),
     )
-    return Legal("power:doppelganger", "doppelganger", card, ("doppelganger",), choices[1].order, choices)
+    return Legal(
+        "power:doppelganger", "doppelganger", ("doppelganger",), choices[1].order, choices, card=card
+    )
 
 
 def _at_most(limits: dict[str, Any], field: str, asked: int) -> None:

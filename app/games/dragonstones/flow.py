@@ -22,7 +22,8 @@ from app.games.dragonstones.model import (
     Stones,
 )
 from app.games.dragonstones.powers import POWERS, run_power
-from app.games.dragonstones.tx import MASK64, Tx, mix
+from app.games.dragonstones.tx import Tx
+from app.games.kit.rng import seeded
 
 STARTING_STONES = 4
 
@@ -30,14 +31,13 @@ STARTING_STONES = 4
 def new_game(players: int, seed: int, points_to_win: int) -> State:
     if not 3 <= players <= 6:
         raise RuleError("invalid_players", "Dragonstones is for 3 to 6 players.")
-    rng, _ = mix(seed & MASK64)
     tx = Tx(
         State(
             players=tuple(Player(screen=START_COINS) for _ in range(players)),
             bank=COIN_SUPPLY.minus(Coins(*(n * players for n in START_COINS.as_dict().values()))),
             bank_stones=STONE_SUPPLY,
             points_to_win=points_to_win,
-            rng=rng,
+            rng=seeded(seed),
             round=0,
             specials=(),
             pile=(),

@@ -6,30 +6,15 @@ per-player balance to restore: fairy gold that leaves a player is gone for good.
 
 from __future__ import annotations
 
-import types
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, is_dataclass
-from functools import cache
-from typing import Any, ClassVar, Self, TypeVar, Union, get_args, get_origin, get_type_hints
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from app.games.kit.model import evolve, replaced
 
 COLOURS: tuple[str, ...] = ("red", "blue", "yellow")
 COIN_TYPES: tuple[str, ...] = ("fairy", "gold", "silver", "cursed", "amulet")
 STONES_PER_COLOUR = 12
-
-
-T = TypeVar("T")
-
-
-def evolve(value: T, **changes: Any) -> T:
-    """A shallow copy with some fields changed: `dataclasses.replace` without its per-call overhead.
-
-    Safe for the plain frozen dataclasses of this module (no __post_init__, no slots).
-    """
-    assert all(hasattr(value, name) for name in changes), changes
-    copy = object.__new__(type(value))
-    copy.__dict__.update(value.__dict__)
-    copy.__dict__.update(changes)
-    return copy
 
 
 class _Counts:
@@ -166,7 +151,7 @@ class State:
     bank: Coins
     bank_stones: Stones
     points_to_win: int
-    rng: int  # the generator state (see tx.py); never shown in a view
+    rng: int  # the generator's word (see kit.rng); never shown in a view
     round: int
     specials: tuple[str, ...]  # the two specials of the round, public
     pile: tuple[str, ...]  # hidden order of the cards still to auction
@@ -181,7 +166,7 @@ class State:
     winner: int | None = None
 
     def with_player(self, seat: int, player: Player) -> State:
-        return evolve(self, players=(*self.players[:seat], player, *self.players[seat + 1 :]))
+        return evolve(self, players=replaced(self.players, seat, player))
 
     def coin_total(self) -> Coins:
         total = self.bank.plus(self.auction.fist_coins())
@@ -196,33 +181,3 @@ class State:
         for player in self.players:
             total = total.plus(player.stones)
         return total
-
-
-def to_json(value: Any) -> Any:
-    """Dataclasses to dicts and tuples to lists, recursively."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_json(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, tuple | list):
-        return [to_json(item) for item in value]
-    return value
-
-
-@cache
-def _hints(kind: type) -> dict[str, Any]:
-    return get_type_hints(kind)
-
-
-def from_json(kind: Any, data: Any) -> Any:
-    """The inverse of `to_json`, driven by the type hints."""
-    origin = get_origin(kind)
-    if origin in (Union, types.UnionType):
-        if data is None:
-            return None
-        (inner,) = [arg for arg in get_args(kind) if arg is not type(None)]
-        return from_json(inner, data)
-    if origin is tuple:
-        return tuple(from_json(get_args(kind)[0], item) for item in data)
-    if isinstance(kind, type) and is_dataclass(kind):
-        hints = _hints(kind)
-        return kind(**{f.name: from_json(hints[f.name], data[f.name]) for f in fields(kind)})
-    return data

@@ -19,6 +19,7 @@ from pydantic import (
 )
 
 from app.games import contract
+from app.games.kit import legal
 
 Colour = Literal["red", "blue", "yellow"]
 PayCoin = Literal["gold", "fairy", "silver"]
@@ -163,20 +164,9 @@ def parse_order(data: Mapping[str, Any]) -> OrderModel:
     return contract.parse_order(ORDER_ADAPTER, data)
 
 
-@dataclass(frozen=True)
-class Choice:
-    order: OrderModel
-    label: str
-
-
-@dataclass(frozen=True)
-class Legal:
+@dataclass(frozen=True, kw_only=True)
+class Legal(legal.Legal[OrderModel]):
     """What one awaited seat may do now: either a short list of choices or free fields within limits."""
 
-    phase: str  # the Wait phase, e.g. "bid", "power:thief"
-    prompt: str  # a stable code for the question asked, e.g. "rainbow_draw"
     card: str  # the character concerned
-    types: tuple[str, ...]  # order types accepted
-    default: OrderModel
-    choices: tuple[Choice, ...] = ()
     limits: dict[str, Any] | None = None  # for bid, tiebreak and buy orders

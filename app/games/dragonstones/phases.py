@@ -88,7 +88,7 @@ def check(legal: Legal, order: OrderModel) -> None:
     if legal.limits is not None:
         LIMIT_CHECKS[order.type](legal.limits, order)
         return
-    if order.key() not in {choice.order.key() for choice in legal.choices}:
+    if not legal.offers(order):
         raise _mismatch(legal, order)
 
 
@@ -123,4 +123,4 @@ def handle(tx: Tx, seat: int, order: OrderModel) -> None:
 def sample(legal: Legal, rng: random.Random) -> dict[str, Any]:
     if legal.limits is not None:
         return LIMIT_SAMPLERS[legal.types[0]](legal.limits, rng)
-    return rng.choice(legal.choices).order.model_dump()
+    return legal.random_choice(rng)

@@ -10,7 +10,7 @@ Necromancer look at.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import product
 from typing import Any
@@ -20,7 +20,6 @@ from app.games.dragonstones.characters import canonical, name
 from app.games.dragonstones.model import COLOURS, NO_COINS, NO_STONES, Coins, Rainbow, State, Stones
 from app.games.dragonstones.orders import (
     BuyOrder,
-    Choice,
     ColourOrder,
     CopyOrder,
     DrawOrder,
@@ -34,6 +33,7 @@ from app.games.dragonstones.orders import (
     TakeOrder,
 )
 from app.games.dragonstones.tx import Tx, gain, no_effect, pay_stones, score
+from app.games.kit.legal import Choice
 
 Options = Callable[[State, int], Legal | None]
 Resolve = Callable[[Tx, int, OrderModel | None], None]
@@ -49,9 +49,11 @@ def _none(state: State, seat: int) -> Legal | None:
     return None
 
 
-def _legal(card: str, choices: list[Choice], default: OrderModel, prompt: str | None = None) -> Legal:
+def _legal(
+    card: str, choices: Sequence[Choice[OrderModel]], default: OrderModel, prompt: str | None = None
+) -> Legal:
     types = tuple(dict.fromkeys(choice.order.type for choice in choices))
-    return Legal(f"power:{card}", prompt or card, card, types, default, tuple(choices))
+    return Legal(f"power:{card}", prompt or card, types, default, tuple(choices), card=card)
 
 
 def _stones_text(stones: Stones) -> str:
@@ -194,7 +196,7 @@ def _brigand_resolve(tx: Tx, seat: int, order: OrderModel | None) -> None:
 # --- powers naming a colour ---------------------------------------------------------------------------
 
 
-def _colour_choices(colours: list[str], text: str) -> list[Choice]:
+def _colour_choices(colours: list[str], text: str) -> list[Choice[OrderModel]]:
     return [
         Choice(ColourOrder.model_validate({"type": "colour", "colour": c}), text.format(c)) for c in colours
     ]
@@ -430,7 +432,7 @@ def _merchant_options(state: State, seat: int) -> Legal | None:
         "pay": {"gold": screen.gold, "fairy": screen.fairy, "silver": screen.silver},
         "silver_per_stone": SILVER_PER_STONE,
     }
-    return Legal("power:merchant", "merchant", "merchant", ("buy",), BuyOrder(type="buy"), limits=limits)
+    return Legal("power:merchant", "merchant", ("buy",), BuyOrder(type="buy"), card="merchant", limits=limits)
 
 
 def check_buy(limits: dict[str, Any], order: OrderModel) -> None:

@@ -10,11 +10,12 @@ from pydantic import BaseModel, Field
 
 from app.games.contract import N_, Outcome, RuleError, Standing, Wait
 from app.games.dragonstones import flow
-from app.games.dragonstones.model import State, from_json, to_json
+from app.games.dragonstones.model import State
 from app.games.dragonstones.orders import Legal, Order, parse_order
 from app.games.dragonstones.phases import check, handle, legal_for, sample
 from app.games.dragonstones.tx import Tx
 from app.games.dragonstones.view import view as build_view
+from app.games.kit.model import from_json, to_json
 
 DUMP_VERSION = 1
 SIMULTANEOUS = ("bid", "tiebreak")

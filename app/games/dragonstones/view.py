@@ -146,16 +146,8 @@ def _power(state: State) -> dict[str, Any] | None:
 
 
 def legal_json(legal: Legal) -> dict[str, Any]:
-    return {
-        "phase": legal.phase,
-        "prompt": legal.prompt,
-        "text": PROMPTS[legal.prompt].format(card=name(legal.card)),
-        "card": legal.card,
-        "orders": list(legal.types),
-        "choices": [{"order": choice.order.model_dump(), "label": choice.label} for choice in legal.choices],
-        "limits": legal.limits,
-        "default": legal.default.model_dump(),
-    }
+    text = PROMPTS[legal.prompt].format(card=name(legal.card))
+    return {**legal.to_json(), "text": text, "card": legal.card, "limits": legal.limits}
 
 
 def _legal(state: State, seat: int | None) -> dict[str, Any]:

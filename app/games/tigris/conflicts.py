@@ -8,10 +8,11 @@ the defender; a tie goes to the defender.
 
 from __future__ import annotations
 
+from app.games.kit.model import evolve
 from app.games.tigris.actions import EMPTY, return_leader, return_orphans
 from app.games.tigris.board import COLOURS, LEADERS, NAMES, NEIGHBOURS, RED, TILE_CODES
 from app.games.tigris.kingdoms import initial_regions, regions, temples_next_to
-from app.games.tigris.model import OFF, Conflict, State, evolve, minus, one
+from app.games.tigris.model import OFF, Conflict, State, minus, one
 from app.games.tigris.tx import Tx, names
 
 

@@ -38,10 +38,10 @@ from app.games.tigris.board import (
 from app.games.tigris.kingdoms import regions
 from app.games.tigris.model import NO_TILES, OFF, Player, State, minus, one, plus
 from app.games.tigris.scoring import final_results
-from app.games.tigris.tx import Tx, counts_json, names, seed_word
+from app.games.tigris.tx import Tx, counts_json, first_word, names
 
 
-def new_game(players: int, seed: int, english: bool, open_scoring: bool) -> State:
+def new_game(players: int, seed: int, english: bool, open_scoring: bool, rng_version: int) -> State:
     bag = minus(TILES_PER_COLOUR, one(RED, len(START_TEMPLES)))
     state = State(
         players=tuple(Player(hand=NO_TILES, catastrophes=CATASTROPHES_PER_PLAYER) for _ in range(players)),
@@ -50,9 +50,10 @@ def new_game(players: int, seed: int, english: bool, open_scoring: bool) -> Stat
         monuments=(OFF,) * len(MONUMENTS),
         bag=bag,
         discarded=0,
-        rng=seed_word(seed),
+        rng=first_word(seed, rng_version),
         english=english,
         open_scoring=open_scoring,
+        rng_version=rng_version,
     )
     tx = Tx(state)
     for seat in range(players):

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from app.games.kit.model import memo
 from app.games.tigris.board import NEIGHBOURS, RED, SIZE, TILE_CODES
-from app.games.tigris.model import OFF, State, memo
+from app.games.tigris.model import OFF, State
 
 LINKING = frozenset("rbgkd")
 TEMPLE = TILE_CODES[RED]

@@ -11,36 +11,15 @@ holds nothing is -1 (a leader in front of its owner's screen, an available monum
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, fields
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any
+
+from app.games.kit.model import evolve, from_json, memo, replaced, to_json
 
 Counts = tuple[int, int, int, int]
 NO_TILES: Counts = (0, 0, 0, 0)
 OFF = -1  # "not on the board"
-
-T = TypeVar("T")
-R = TypeVar("R")
-_MEMO = "_memo"
-
-
-def evolve(value: T, **changes: Any) -> T:
-    """A copy with some fields changed, cheaper than `dataclasses.replace`, dropping any memo."""
-    copy = object.__new__(type(value))
-    data = copy.__dict__
-    data.update(value.__dict__)
-    data.pop(_MEMO, None)
-    data.update(changes)
-    return copy
-
-
-def memo(value: object, key: Any, compute: Callable[[], R]) -> R:
-    """`compute()` once per frozen value and key. The memo is not a field: equality and dumps ignore it."""
-    cache: dict[Any, Any] = value.__dict__.setdefault(_MEMO, {})
-    if key not in cache:
-        cache[key] = compute()
-    result: R = cache[key]
-    return result
+RNG_VERSION = 1  # the generator of new games (see `State.rng_version`)
 
 
 def plus(a: Counts, b: Counts) -> Counts:
@@ -96,7 +75,7 @@ class State:
     monuments: tuple[int, ...]  # each monument's top-left square (board.MONUMENTS order), OFF if available
     bag: Counts
     discarded: int  # tiles out of the game (swaps, supports, war losses, catastrophes); a public count
-    rng: int  # the generator state (see tx.py); never shown
+    rng: int  # the generator's word; never shown
     english: bool  # the "English variant" of support
     open_scoring: bool
     active: int = 0
@@ -108,6 +87,7 @@ class State:
     wars: tuple[int, ...] = ()  # colours still at war through the junction
     placed: int = OFF  # the tile placed by the current action, until its monument step is over
     end: str = ""  # why the game ended: "treasures" or "bag"; "" while it goes on
+    rng_version: int = 0  # 0: xorshift64* (games begun before kit.rng; see tx.py), 1: kit.rng
 
     def leader_at(self) -> dict[int, int]:
         """Square -> leader code (seat * 4 + colour) for every leader on the board."""
@@ -123,7 +103,7 @@ class State:
         return memo(self, "leader_at", compute)
 
     def with_player(self, seat: int, player: Player) -> State:
-        return evolve(self, players=(*self.players[:seat], player, *self.players[seat + 1 :]))
+        return evolve(self, players=replaced(self.players, seat, player))
 
     def tiles_on_board(self) -> int:
         board = self.board
@@ -137,28 +117,11 @@ class State:
 
 
 def dump(state: State) -> dict[str, Any]:
-    data = _fields(state)
-    data["players"] = [_fields(player) for player in state.players]
-    data["conflict"] = _fields(state.conflict) if state.conflict else None
+    data: dict[str, Any] = to_json(state)
     return data
 
 
 def load(data: dict[str, Any]) -> State:
-    values = {f.name: data[f.name] for f in fields(State)}
-    values["players"] = tuple(
-        Player(**{name: _tuples(value) for name, value in player.items()}) for player in data["players"]
-    )
-    values["conflict"] = Conflict(**data["conflict"]) if data["conflict"] else None
-    return State(**{name: _tuples(value) for name, value in values.items()})
-
-
-def _fields(value: Any) -> dict[str, Any]:
-    return {f.name: _lists(getattr(value, f.name)) for f in fields(value)}
-
-
-def _lists(value: Any) -> Any:
-    return list(value) if isinstance(value, tuple) else value
-
-
-def _tuples(value: Any) -> Any:
-    return tuple(value) if isinstance(value, list) else value
+    """A dumped state; fields added since (with their defaults) are absent from older dumps."""
+    state: State = from_json(State, data)
+    return state

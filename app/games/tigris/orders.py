@@ -19,6 +19,7 @@ from pydantic import (
 )
 
 from app.games import contract
+from app.games.kit import legal
 from app.games.tigris.board import MONUMENT_IDS, parse
 
 Colour = Literal["red", "blue", "green", "black"]
@@ -144,27 +145,16 @@ def square_of(order: OrderModel, name: str = "square") -> int:
     return parse(label)
 
 
-@dataclass(frozen=True)
-class Choice:
-    order: OrderModel
-    label: str
-
-
-@dataclass(frozen=True)
-class Legal:
+@dataclass(frozen=True, kw_only=True)
+class Legal(legal.Legal[OrderModel]):
     """What one awaited seat may do now.
 
     In the action phase: `targets` maps a piece ("tile:red", "leader:green", "catastrophe") to the squares it
     may go to, `withdraw` lists the colours of the leaders that may be taken back, `swap` gives the most
     tiles of each colour that may be discarded. In the other phases, `choices` lists every legal order.
+    `context` holds the facts for the prompt (colour, roles, strengths).
     """
 
-    phase: str  # the Wait phase
-    prompt: str  # a stable code for the question asked
-    types: tuple[str, ...]  # order types accepted
-    default: OrderModel
-    choices: tuple[Choice, ...] = ()
     targets: dict[str, frozenset[int]] = field(default_factory=dict)
     withdraw: tuple[int, ...] = ()
     swap: tuple[int, int, int, int] | None = None
-    context: dict[str, Any] = field(default_factory=dict)  # facts for the prompt (colour, roles, strengths)

@@ -22,13 +22,14 @@ import random
 from typing import Any
 
 from app.games.contract import RuleError
+from app.games.kit.legal import Choice
+from app.games.kit.model import memo
 from app.games.tigris import actions, conflicts, flow
 from app.games.tigris.board import COLOURS, HAND_SIZE, LEADERS, MONUMENT_IDS, NAMES, NEIGHBOURS
 from app.games.tigris.kingdoms import LINKING
-from app.games.tigris.model import OFF, State, memo
+from app.games.tigris.model import OFF, State
 from app.games.tigris.orders import (
     CatastropheOrder,
-    Choice,
     LeaderOrder,
     Legal,
     MonumentOrder,
@@ -134,7 +135,7 @@ def _action(state: State, seat: int) -> Legal:
         types.append("swap")
     types.append("pass")
     default = PassOrder(type="pass", timeout=True)
-    choices = (
+    choices: tuple[Choice[OrderModel], ...] = (
         *(
             Choice(
                 WithdrawOrder(type="withdraw", colour=COLOURS[colour]), f"Take back your {LEADERS[colour]}"
@@ -211,7 +212,7 @@ def check(state: State, seat: int, legal: Legal, order: OrderModel) -> None:
     if order.type not in legal.types:
         raise RuleError("wrong_order", "That kind of order is not possible now.", "type")
     if legal.phase != "action":
-        if order.key() not in {choice.order.key() for choice in legal.choices}:
+        if not legal.offers(order):
             raise _mismatch(order)
         return
     if isinstance(order, LeaderOrder | TileOrder | CatastropheOrder):
@@ -297,7 +298,7 @@ WEIGHTS = {"tile": 10.0, "leader": 4.0, "catastrophe": 0.3, "withdraw": 0.4, "sw
 def sample(state: State, legal: Legal, rng: random.Random) -> dict[str, Any]:
     """A random legal order: placements weighted towards tiles, and towards squares beside the others."""
     if legal.phase != "action":
-        return rng.choice(legal.choices).order.model_dump()
+        return legal.random_choice(rng)
     placeable = {key.split(":")[0] for key in legal.targets}
     kinds = [kind for kind in legal.types if kind not in PLACEMENTS or kind in placeable]
     kind = rng.choices(kinds, weights=[WEIGHTS[kind] for kind in kinds])[0]

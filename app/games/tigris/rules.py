@@ -7,10 +7,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, Field
+from pydantic.json_schema import SkipJsonSchema
 
 from app.games.contract import N_, Outcome, RuleError, Standing, Wait
 from app.games.tigris import flow
-from app.games.tigris.model import OFF, State, dump, load
+from app.games.tigris.model import OFF, RNG_VERSION, State, dump, load
 from app.games.tigris.orders import Legal, Order, parse_order
 from app.games.tigris.phases import check, handle, legal_for, sample
 from app.games.tigris.scoring import final_results
@@ -34,6 +35,9 @@ class TigrisOptions(BaseModel):
     open_scoring: bool = Field(
         False, description="Everybody sees everybody's victory points and treasures during the game."
     )
+    # Set by the server, never chosen: the lobby stores every option, so the options of a game created
+    # before this field lack it, and `new_game` then replays it on the generator it began on.
+    rng_version: SkipJsonSchema[int] = Field(RNG_VERSION, ge=0, le=RNG_VERSION)
 
 
 class TigrisRules:
@@ -48,7 +52,9 @@ class TigrisRules:
         chosen = TigrisOptions.model_validate(options.model_dump())
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Tigris & Euphrates is for 2 to 4 players, not {players}")
-        return flow.new_game(players, seed, chosen.english_variant, chosen.open_scoring)
+        stored = "rng_version" in options.model_fields_set
+        rng_version = chosen.rng_version if stored else 0
+        return flow.new_game(players, seed, chosen.english_variant, chosen.open_scoring, rng_version)
 
     def waits(self, state: State) -> list[Wait]:
         waits = []

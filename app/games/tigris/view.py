@@ -245,17 +245,13 @@ def _conflict(state: State) -> dict[str, Any] | None:
 def legal_json(state: State, legal: Legal) -> dict[str, Any]:
     context = legal.context
     return {
-        "phase": legal.phase,
-        "prompt": legal.prompt,
+        **legal.to_json(),
         "text": PROMPTS[legal.prompt].format(colour=context.get("colour", "")),
-        "orders": list(legal.types),
-        "choices": [{"order": choice.order.model_dump(), "label": choice.label} for choice in legal.choices],
         "targets": {piece: [NAMES[sq] for sq in sorted(squares)] for piece, squares in legal.targets.items()},
         "withdraw": [COLOURS[colour] for colour in legal.withdraw],
         "swap": _counts(legal.swap) if legal.swap else None,
         "context": context,
         "previews": _previews(state, legal) if legal.phase == "action" else {},
-        "default": legal.default.model_dump(),
     }
 
 
