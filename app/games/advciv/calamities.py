@@ -728,7 +728,7 @@ def civil_war(
     *,
     first: Sequence[Change] | None = None,
     second: Sequence[Change] | None = None,
-    military: Sequence[Change] | None = None,
+    military: Sequence[Sequence[Change]] | None = None,
     keep: int | None = None,
 ) -> Resolution:
     """§30.41. The first faction: P selects 15 unit points (more with Music, Drama and Poetry, Democracy),
@@ -738,7 +738,7 @@ def civil_war(
     its own units, the next-largest stock taking what it cannot. Units are selected whole, as they stand.
 
     Answers, in turn: `first` (selected units as negative changes of P), `second` (the beneficiary's, when
-    P selects first), `military` (both factions' losses), `keep` (1 or 2)."""
+    P selects first), `military` (each faction's losses, faction 1 first), `keep` (1 or 2)."""
     beneficiaries = civil_war_beneficiaries(sit, primary)
     realm = sit.realms[primary]
     if not beneficiaries:
@@ -756,6 +756,8 @@ def civil_war(
     faction: list[Change] = []
     for (chooser, points), answer in zip(picks, answers, strict=False):
         units = _remaining(realm_units(sit, realm), faction)
+        if not units:
+            break
         if answer is None:
             default = random_loss(primary, units, points, randbelow, whole_cities=True)
             pick = UnitLoss(CIVIL_WAR, primary, chooser, points, units, whole_cities=True, default=default)
@@ -772,9 +774,11 @@ def civil_war(
         )
         if military is None:
             return Resolution(CIVIL_WAR, primary, (beneficiary,), losses=losses)
-        for loss in losses:
-            check_loss(loss, [c for c in military if c.area in {u.area for u in loss.units}])
-        factions = [_remaining(f, military) for f in factions]
+        if len(military) != len(losses):
+            raise RuleError("loss_units", "Name the losses of both factions.", field="military")
+        for loss, answer in zip(losses, military, strict=True):
+            check_loss(loss, answer)
+        factions = [_remaining(f, answer) for f, answer in zip(factions, military, strict=True)]
     sizes = [sum(u.tokens + CITY_POINTS * u.city for u in f) for f in factions]
     if keep is None:
         larger = 1 if sizes[0] >= sizes[1] else 2
@@ -782,7 +786,9 @@ def civil_war(
         return Resolution(CIVIL_WAR, primary, (beneficiary,), pending=(choice,))
     if keep not in (1, 2):
         raise RuleError("calamity_pick", "Keep faction 1 or 2.", field="keep")
-    changes = list(military or ()) + _annex(sit, primary, factions[2 - keep], beneficiaries)
+    changes = [c for answer in military or () for c in answer] + _annex(
+        sit, primary, factions[2 - keep], beneficiaries
+    )
     return Resolution(CIVIL_WAR, primary, (beneficiary,), tuple(changes))
 
 
