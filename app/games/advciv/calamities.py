@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from app.games.advciv import cards as civ
@@ -176,6 +176,7 @@ class UnitLoss:
     grain: int = 0
     default_grain: int = 0
     default: tuple[Change, ...] = ()
+    answer: str = ""  # "": a loss to take; else the keyword the pick is passed back under (Civil War)
 
     def due(self, grain_used: int = 0) -> int:
         return max(0, self.points - GRAIN_RELIEF * grain_used)
@@ -193,6 +194,7 @@ class Assignment:
     total: int
     caps: tuple[tuple[int, int], ...]
     default: tuple[tuple[int, int], ...]
+    plain: int | None = None  # Flood: the flooded plain, by index in `Board.flood_plains`
 
     @property
     def due(self) -> int:
@@ -386,14 +388,26 @@ def _reduced_tokens(realm: Realm, area: int, board: Board, stock: int | None = N
     return max(0, min(limit, realm.stock if stock is None else stock))
 
 
+def reduction_tokens(sit: Situation, realm: Realm) -> dict[int, int]:
+    """Per city, the tokens its reduction may leave in one loss: the area's limit, the stock shared out
+    over the cities in area order when it cannot cover them all (so that a loss never needs more
+    tokens than the stock holds)."""
+    stock, out = realm.stock, {}
+    for area in sorted(realm.cities):
+        out[area] = _reduced_tokens(realm, area, sit.board, stock)
+        stock -= out[area]
+    return out
+
+
 def realm_units(sit: Situation, realm: Realm, areas: Iterable[int] | None = None) -> tuple[Unit, ...]:
     chosen = realm.areas() if areas is None else realm.areas() & frozenset(areas)
+    reduced = reduction_tokens(sit, realm)
     return tuple(
         Unit(
             a,
             realm.tokens_in(a),
             a in realm.cities,
-            _reduced_tokens(realm, a, sit.board) if a in realm.cities else 0,
+            reduced.get(a, 0),
         )
         for a in sorted(chosen)
     )
@@ -760,7 +774,10 @@ def civil_war(
             break
         if answer is None:
             default = random_loss(primary, units, points, randbelow, whole_cities=True)
-            pick = UnitLoss(CIVIL_WAR, primary, chooser, points, units, whole_cities=True, default=default)
+            keyword = "second" if faction else "first"
+            pick = UnitLoss(
+                CIVIL_WAR, primary, chooser, points, units, whole_cities=True, default=default, answer=keyword
+            )
             return Resolution(CIVIL_WAR, primary, (beneficiary,), losses=(pick,))
         check_loss(UnitLoss(CIVIL_WAR, primary, chooser, points, units, whole_cities=True), answer)
         faction += answer
@@ -821,12 +838,10 @@ def _military_loss(
     near_other = frozenset(n for u in other for n in _adjacent(sit.board, u.area))
     near = tuple(u for u in faction if u.area in near_other)
     units = near if sum(u.tokens + CITY_POINTS * u.city for u in near) >= 5 else faction
-    units = tuple(
-        Unit(u.area, u.tokens, u.city, _reduced_tokens(realm, u.area, sit.board) if u.city else 0)
-        for u in units
-    )
+    reduced = reduction_tokens(sit, realm)
+    units = tuple(Unit(u.area, u.tokens, u.city, reduced[u.area] if u.city else 0) for u in units)
     default = random_loss(realm.seat, units, 5, randbelow)
-    return UnitLoss(CIVIL_WAR, realm.seat, realm.seat, 5, units, default=default)
+    return UnitLoss(CIVIL_WAR, realm.seat, realm.seat, 5, units, default=default, answer="military")
 
 
 def _annex(sit: Situation, primary: int, faction: Sequence[Unit], takers: Sequence[int]) -> list[Change]:
@@ -915,7 +930,7 @@ def flood(
         answer = {r.seat: points for r, points in others}
         losses += secondary_losses(FLOOD, sit, answer, randbelow, plain=chosen[0])
     else:
-        assignments = (_assignment(FLOOD, primary, 10, others),)
+        assignments = (replace(_assignment(FLOOD, primary, 10, others), plain=chosen[0]),)
     victims = tuple(r.seat for r, _ in others)
     return Resolution(FLOOD, primary, victims, losses=tuple(losses), assignments=assignments)
 
@@ -1363,3 +1378,76 @@ def resolve_calamity(held: Held, sit: Situation, randbelow: RandBelow, **answers
         PIRACY: lambda **a: piracy(sit, p, t, randbelow, **a),
     }
     return table[held.card](**answers)
+
+
+# --- answers and the site's defaults ---------------------------------------------------------------------
+
+ANSWERS: Final[Mapping[tuple[str, str], str]] = {  # (calamity, pending kind) -> the keyword its answer takes
+    (VOLCANO, "site"): "site",
+    (TREACHERY, "reduce"): "city",
+    (TREACHERY, "treachery"): "city",
+    (SUPERSTITION, "reduce"): "cities",
+    (FLOOD, "site"): "plain",
+    (FLOOD, "coastal_city"): "city",
+    (CIVIL_WAR, "faction"): "keep",
+    (BARBARIAN_HORDES, "barbarian_step"): "route",
+    (CIVIL_DISORDER, "reduce"): "cities",
+    (ICONOCLASM, "reduce"): "own",
+    (ICONOCLASM, "secondary_cities"): "others",
+    (PIRACY, "piracy_own"): "own",
+    (PIRACY, "piracy_others"): "others",
+    (MONOTHEISM, "monotheism"): "target",
+}
+
+
+def with_answer(answers: Mapping[str, object], pending: Pending, picked: Sequence[Key]) -> dict[str, object]:
+    """`answers` with `picked` (checked against `pending`) added under the keyword its calamity takes."""
+    check_pick(pending, picked)
+    keyword = ANSWERS[(pending.calamity, pending.kind)]
+    value: object
+    if keyword == "site":
+        value = picked[0]
+    elif keyword in ("plain", "city", "keep", "target"):
+        value = picked[0][0]
+    elif keyword in ("cities", "own") and pending.kind != "secondary_cities":
+        value = [key[0] for key in picked]
+    elif keyword == "route":
+        previous = answers.get("route", [])
+        value = [*previous, picked[0][0]] if isinstance(previous, list) else [picked[0][0]]
+    else:
+        value = list(picked)
+    return {**answers, keyword: value}
+
+
+def settle_by_default(
+    held: Held, sit: Situation, randbelow: RandBelow, answers: Mapping[str, object] | None = None
+) -> tuple[Resolution, dict[str, object]]:
+    """The calamity with the site's default taken at every choice still open (the timeout, F-S3): returns
+    the settled resolution (its losses and assignments still to take) and the answers given."""
+    given = dict(answers or {})
+    for _ in range(len(sit.board.areas) + 8):
+        result = resolve_calamity(held, sit, randbelow, **given)
+        picks = [loss for loss in result.losses if loss.answer]
+        if result.pending:
+            for pending in result.pending:
+                given = with_answer(given, pending, pending.default)
+        elif picks and picks[0].answer == "military":
+            given["military"] = [loss.default for loss in picks]
+        elif picks:
+            given[picks[0].answer] = list(picks[0].default)
+        else:
+            return result, given
+    raise AssertionError("a calamity kept asking")
+
+
+def default_changes(result: Resolution, sit: Situation, randbelow: RandBelow) -> tuple[Change, ...]:
+    """Every change of a settled resolution when every victim takes the default: its own changes, each
+    loss's default, and the default hand-out's losses."""
+    changes = list(result.changes)
+    for loss in result.losses:
+        changes += loss.default
+    for assignment in result.assignments:
+        answer = dict(assignment.default)
+        for loss in secondary_losses(result.calamity, sit, answer, randbelow, plain=assignment.plain):
+            changes += loss.default
+    return tuple(changes)

@@ -7,11 +7,14 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.games.advciv import calamities as cal
 from app.games.advciv import cards as civ
 from app.games.advciv.board import BOARD
 from app.games.advciv.calamities import Change, Held, Realm, Situation, Unit, UnitLoss
+from app.games.advciv.trade_cards import CALAMITIES
 from app.games.contract import RuleError
 
 
@@ -784,3 +787,91 @@ def test_32_94_monotheism_holders_convert_in_ast_order() -> None:
         realm(0, cards=[civ.MONOTHEISM], rank=5), realm(1, "crete", cards=[civ.MONOTHEISM], rank=2)
     )
     assert cal.monotheism_order(board) == (1, 0)
+
+
+# --- every calamity's default, on random boards --------------------------------------------------------
+
+LAND = [a.index for a in BOARD.areas if a.kind == "land"]
+
+
+def random_board(rng: random.Random, players: int) -> Situation:
+    nations = rng.sample([n for n in BOARD.nations if n != "crete"], players - 1) + ["crete"]
+    rng.shuffle(nations)
+    taken: set[int] = set()
+    realms = []
+    for seat, nation in enumerate(nations):
+        home = [a for a in BOARD.nation_info[nation].start_areas]
+        areas = rng.sample(LAND, 10) + home
+        cities = frozenset(a for a in rng.sample(areas, rng.randrange(0, 7)) if a not in taken)
+        taken |= cities
+        tokens = tuple(
+            sorted({a: rng.randrange(1, 5) for a in areas if a not in cities and rng.random() < 0.6}.items())
+        )
+        cards = frozenset(rng.sample(sorted(civ.CIV_CARDS), rng.randrange(0, 8)))
+        realms.append(
+            Realm(
+                seat,
+                nation,
+                tokens,
+                cities,
+                cards,
+                rng.randrange(0, 30),
+                0,
+                rng.randrange(0, 3),
+                rng.randrange(0, 99),
+                seat + 1,
+            )
+        )
+    free = [a for a in LAND if a not in taken]
+    return Situation(tuple(realms), barbarians=((free[0], 3),), pirate_cities=frozenset({free[1]}))
+
+
+def check_applied(board: Situation, changes: Sequence[Change], calamity: str) -> None:
+    tokens = {(r.seat, a): n for r in board.realms for a, n in r.tokens}
+    cities = {a: r.seat for r in board.realms for a in r.cities}
+    placed: dict[int, int] = {}
+    for change in changes:
+        if change.seat == cal.BARBARIANS:
+            assert calamity == cal.BARBARIAN_HORDES
+            continue
+        if change.seat == cal.PIRATES:
+            assert calamity == cal.PIRACY and change.city == 1 and change.area not in cities
+            cities[change.area] = cal.PIRATES
+            continue
+        key = (change.seat, change.area)
+        tokens[key] = tokens.get(key, 0) + change.tokens
+        placed[change.seat] = placed.get(change.seat, 0) + change.tokens
+        assert tokens[key] >= 0, change
+        if change.city < 0:
+            assert cities.pop(change.area) == change.seat, change
+        elif change.city > 0:
+            assert change.area not in cities, change
+            cities[change.area] = change.seat
+    for realm in board.realms:
+        assert sum(1 for seat in cities.values() if seat == realm.seat) <= cal.CITIES
+        assert placed.get(realm.seat, 0) <= realm.stock  # new tokens on the board came from stock
+    assert (
+        board.pirate_cities <= {a for a, seat in cities.items() if seat == cal.PIRATES} | board.pirate_cities
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    players=st.integers(2, 6),
+    calamity=st.sampled_from(cal.ORDER),
+    traded=st.booleans(),
+)
+def test_every_calamitys_default_is_legal(seed: int, players: int, calamity: str, traded: bool) -> None:
+    rng = random.Random(seed)
+    board = random_board(rng, players)
+    traded_by = 1 if traded and CALAMITIES[calamity].tradable else None
+    result, _ = cal.settle_by_default(Held(calamity, 0, traded_by), board, rng.randrange)
+    assert result.settled or result.losses or result.assignments
+    for loss in result.losses:
+        cal.check_loss(loss, loss.default, loss.default_grain)
+    for assignment in result.assignments:
+        cal.check_assignment(assignment, dict(assignment.default))
+        assert traded_by not in dict(assignment.caps)
+    assert traded_by not in result.secondary or calamity == cal.BARBARIAN_HORDES
+    check_applied(board, cal.default_changes(result, board, rng.randrange), calamity)
