@@ -795,7 +795,7 @@ LAND = [a.index for a in BOARD.areas if a.kind == "land"]
 
 
 def random_board(rng: random.Random, players: int) -> Situation:
-    nations = rng.sample([n for n in BOARD.nations if n != "crete"], players - 1) + ["crete"]
+    nations = [*rng.sample([n for n in BOARD.nations if n != "crete"], players - 1), "crete"]
     rng.shuffle(nations)
     taken: set[int] = set()
     realms = []
