@@ -267,6 +267,17 @@ def return_cards(
 # --- what players may see -----------------------------------------------------------------------------
 
 
+def shown_calamities(
+    revealed: Sequence[str], active: int, options: TradeCardOptions | None = None
+) -> tuple[str, ...]:
+    """F-F9: the calamities revealed after trade (in resolution order) that players see while the one at
+    `active` resolves: all of them, or with the option only that one."""
+    chosen = options or TradeCardOptions()
+    if not chosen.hide_upcoming_calamities:
+        return tuple(revealed)
+    return tuple(revealed[active : active + 1])
+
+
 @dataclass(frozen=True, slots=True)
 class StackView:
     stack: int

@@ -87,6 +87,12 @@ def test_f_f7_f_f8_what_players_see_of_the_stacks() -> None:
     assert hidden[1].calamity_depth == (17,) and hidden[0].calamity_depth == ()
 
 
+def test_f_f9_hiding_upcoming_calamities_shows_only_the_active_one() -> None:
+    revealed = ["famine", "flood", "piracy"]
+    assert tc.shown_calamities(revealed, 1) == ("famine", "flood", "piracy")
+    assert tc.shown_calamities(revealed, 1, TradeCardOptions(hide_upcoming_calamities=True)) == ("flood",)
+
+
 def test_27_2_fewest_cities_draw_first_ties_in_ast_order() -> None:
     assert tc.draw_order([3, 1, 3, 0], [4, 3, 1, 2]) == (3, 1, 2, 0)
 
