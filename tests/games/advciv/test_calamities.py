@@ -655,7 +655,7 @@ def test_30_613_epidemic_medicine_and_roadbuilding(
     ],
 )
 def test_30_71_civil_disorder_all_but_three_and_its_modifiers(cards: tuple[str, ...], reduced: int) -> None:
-    assert cal.civil_disorder_cities(6, cards) == reduced
+    assert cal.civil_disorder_cities(6, frozenset(cards)) == reduced
     board = situation(
         realm(0, cities=["tanis", "memphis", "fayum", "alexandria", "cyrene", "athens"], cards=cards)
     )
@@ -664,8 +664,8 @@ def test_30_71_civil_disorder_all_but_three_and_its_modifiers(cards: tuple[str, 
 
 
 def test_30_711_civil_disorder_with_three_cities_or_fewer_nothing() -> None:
-    assert cal.civil_disorder_cities(3, ()) == 0
-    assert cal.civil_disorder_cities(2, (civ.MILITARY, civ.ROADBUILDING)) == 1
+    assert cal.civil_disorder_cities(3, frozenset()) == 0
+    assert cal.civil_disorder_cities(2, frozenset({civ.MILITARY, civ.ROADBUILDING})) == 1
 
 
 @pytest.mark.parametrize(
@@ -681,7 +681,7 @@ def test_30_711_civil_disorder_with_three_cities_or_fewer_nothing() -> None:
     ],
 )
 def test_30_812_iconoclasm_modifiers(cards: tuple[str, ...], reduced: int) -> None:
-    assert cal.iconoclasm_cities(cards) == reduced
+    assert cal.iconoclasm_cities(frozenset(cards)) == reduced
 
 
 def test_30_818_iconoclasm_two_cities_of_others_theology_exempt_philosophy_one() -> None:
