@@ -137,7 +137,8 @@ class Situation:
 @dataclass(frozen=True, slots=True)
 class Change:
     """One seat's units in one area change by `tokens` and `city` (−1 lost, +1 gained). A reduced city is
-    city −1 with tokens +left: it costs 5 − left unit points."""
+    city −1 with tokens +left: it costs 5 − left unit points. Tokens and cities leaving the board go
+    back to their owner's stock; those arriving come from it (`apply_changes`)."""
 
     seat: int
     area: int
@@ -1451,3 +1452,37 @@ def default_changes(result: Resolution, sit: Situation, randbelow: RandBelow) ->
         for loss in secondary_losses(result.calamity, sit, answer, randbelow, plain=assignment.plain):
             changes += loss.default
     return tuple(changes)
+
+
+def apply_changes(sit: Situation, changes: Iterable[Change]) -> Situation:
+    """The board after `changes`: tokens and cities move between the board and their owner's stock;
+    barbarians and pirate cities come and go. Refuses a change that takes what is not there."""
+    tokens = {r.seat: dict(r.tokens) for r in sit.realms}
+    cities = {r.seat: set(r.cities) for r in sit.realms}
+    stock = {r.seat: r.stock for r in sit.realms}
+    barbarians, pirates = dict(sit.barbarians), set(sit.pirate_cities)
+    for change in changes:
+        if change.seat == BARBARIANS:
+            barbarians[change.area] = barbarians.get(change.area, 0) + change.tokens
+        elif change.seat == PIRATES:
+            (pirates.add if change.city > 0 else pirates.discard)(change.area)
+        else:
+            tokens[change.seat][change.area] = tokens[change.seat].get(change.area, 0) + change.tokens
+            stock[change.seat] -= change.tokens
+            if change.city < 0:
+                cities[change.seat].remove(change.area)
+            elif change.city > 0:
+                cities[change.seat].add(change.area)
+    if any(n < 0 for row in tokens.values() for n in row.values()) or min(stock.values(), default=0) < 0:
+        raise ValueError("a change takes tokens that are not there")
+    realms = tuple(
+        replace(
+            r,
+            tokens=tuple(sorted((a, n) for a, n in tokens[r.seat].items() if n)),
+            cities=frozenset(cities[r.seat]),
+            stock=stock[r.seat],
+        )
+        for r in sit.realms
+    )
+    after = tuple(sorted((a, n) for a, n in barbarians.items() if n))
+    return replace(sit, realms=realms, barbarians=after, pirate_cities=frozenset(pirates))

@@ -875,3 +875,33 @@ def test_every_calamitys_default_is_legal(seed: int, players: int, calamity: str
         assert traded_by not in dict(assignment.caps)
     assert traded_by not in result.secondary or calamity == cal.BARBARIAN_HORDES
     check_applied(board, cal.default_changes(result, board, rng.randrange), calamity)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 6), stoic=st.booleans())
+def test_a_whole_calamity_phase_by_default_conserves_every_piece(
+    seed: int, players: int, stoic: bool
+) -> None:
+    """Calamities drawn at random, capped, resolved in order with every default, each on the board the
+    previous left: tokens on the board + stock and cities stay each seat's own; no area has two cities."""
+    rng = random.Random(seed)
+    board = random_board(rng, players)
+    totals = {r.seat: r.stock + sum(n for _, n in r.tokens) for r in board.realms}
+    held = [Held(card, rng.randrange(players)) for card in rng.sample(cal.ORDER, rng.randrange(1, 8))]
+    kept, ignored = cal.apply_cap(held, rng.randrange, stoic=stoic)
+    assert len(kept) + len(ignored) == len(held)
+    for card in kept:
+        result, _ = cal.settle_by_default(card, board, rng.randrange)
+        board = cal.apply_changes(board, cal.default_changes(result, board, rng.randrange))
+        for r in board.realms:
+            assert r.stock + sum(n for _, n in r.tokens) == totals[r.seat]
+            assert len(r.cities) <= cal.CITIES
+        owned = [a for r in board.realms for a in r.cities] + list(board.pirate_cities)
+        assert len(owned) == len(set(owned))
+    for seat in cal.monotheism_order(board):
+        result = cal.monotheism(board, seat, rng.randrange)
+        if result.pending:
+            result = cal.monotheism(board, seat, rng.randrange, target=result.pending[0].default[0][0])
+        board = cal.apply_changes(board, result.changes)
+        assert all(r.stock + sum(n for _, n in r.tokens) == totals[r.seat] for r in board.realms)
+        assert all(len(r.cities) <= cal.CITIES for r in board.realms)
