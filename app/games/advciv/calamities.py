@@ -43,6 +43,7 @@ PIRATES: Final = -3  # the seat of pirate cities in a Change
 BARBARIAN_TOKENS: Final = 15  # §30.5211
 GRAIN_RELIEF: Final = 4  # Pottery: unit points saved per Grain card shown (§30.312)
 CRETE: Final = "crete"
+NO_TARGET: Final = -1  # Monotheism's answer for no conversion
 
 VOLCANO: Final = "volcano_earthquake"
 TREACHERY: Final = "treachery"
@@ -1333,15 +1334,15 @@ def monotheism_order(sit: Situation) -> tuple[int, ...]:
 
 
 def monotheism(sit: Situation, seat: int, randbelow: RandBelow, *, target: int | None = None) -> Resolution:
-    """§32.94: the holder replaces every unit of one target area with its own; no card, no pillage.
-    Default: the target with most unit points (ties at random)."""
+    """§32.941: the holder may replace every unit of one target area with its own (`target`; `NO_TARGET`
+    declines); no card, no pillage. Default: the target with most unit points (ties at random)."""
     targets = monotheism_targets(sit, seat)
-    if not targets:
-        return Resolution(MONOTHEISM, seat, note="no_target")
+    if not targets or target == NO_TARGET:
+        return Resolution(MONOTHEISM, seat, note="no_target" if not targets else "declined")
     if target is None:
         value = {a: sum(r.points_in(a) for r in sit.occupants(a)) for a in targets}
         best = _most(value)
-        options = tuple((a,) for a in targets)
+        options = (*((a,) for a in targets), (NO_TARGET,))
         pick = Pending("monotheism", MONOTHEISM, seat, 1, options, ((best[randbelow(len(best))],),))
         return Resolution(MONOTHEISM, seat, pending=(pick,))
     if target not in targets:

@@ -770,8 +770,12 @@ def test_32_94_monotheism_converts_an_area_next_by_land() -> None:
     assert at("memphis") in targets and at("siwa") not in targets and at("western_desert") not in targets
     (pick,) = cal.monotheism(board, 0, rand()).pending
     assert pick.default == ((at("memphis"),),)
+    assert (cal.NO_TARGET,) in pick.options  # converting is optional ("peut convertir")
     done = cal.monotheism(board, 0, rand(), target=at("memphis"))
     assert set(done.changes) == {Change(1, at("memphis"), -3), Change(0, at("memphis"), 3)}
+    assert cal.monotheism(board, 0, rand(), target=cal.NO_TARGET).changes == ()
+    with pytest.raises(RuleError):
+        cal.monotheism(board, 0, rand(), target=at("siwa"))
 
 
 def test_32_94_monotheism_needs_the_stock_for_the_whole_area() -> None:
