@@ -621,7 +621,7 @@ def _earthquake(sit: Situation, realm: Realm, randbelow: RandBelow, site: Key | 
     }
     damage: dict[Key, int] = {}
     for area in sorted(realm.cities):
-        near = _adjacent(sit.board, area)
+        near = frozenset(_adjacent(sit.board, area))
         targets = [
             (other.seat, b)
             for other in sit.realms
@@ -642,10 +642,20 @@ def _earthquake(sit: Situation, realm: Realm, randbelow: RandBelow, site: Key | 
     return Resolution(VOLCANO, realm.seat, tuple(chosen[1:2]), tuple(changes))
 
 
-def _adjacent(board: Board, area: int) -> frozenset[int]:
-    """Land areas next to `area` across a land or a water boundary."""
-    land = frozenset(board.land)
-    return (board.land_neighbours[area] | board.coast_neighbours[area]) & land
+_NEIGHBOURS: dict[int, tuple[tuple[int, ...], ...]] = {}  # id(board) -> per area, sorted
+
+
+def _adjacent(board: Board, area: int) -> tuple[int, ...]:
+    """Land areas next to `area` across a land or a water boundary, in index order (built once a board)."""
+    table = _NEIGHBOURS.get(id(board))
+    if table is None:
+        land = frozenset(board.land)
+        table = tuple(
+            tuple(sorted((board.land_neighbours[a] | board.coast_neighbours[a]) & land))
+            for a in range(len(board.areas))
+        )
+        _NEIGHBOURS[id(board)] = table
+    return table[area]
 
 
 def _best_site(
@@ -1108,7 +1118,7 @@ def _most(scores: Mapping[int, int]) -> list[int]:
 
 
 def _barbarian_steps(sit: Situation, scratch: _Field, primary: int, here: int, moving: int) -> list[int]:
-    near = [a for a in sorted(_adjacent(sit.board, here)) if sit.playable(a) and a not in sit.pirate_cities]
+    near = [a for a in _adjacent(sit.board, here) if sit.playable(a) and a not in sit.pirate_cities]
     damage = {a: scratch.damage(primary, a, moving) for a in near}
     alone = {a: d for a, d in damage.items() if d > 0 and _only(scratch, primary, a)}
     if alone:
@@ -1134,7 +1144,7 @@ def _distances(sit: Situation, targets: set[int]) -> dict[int, int]:
     queue = deque(sorted(targets))
     while queue:
         area = queue.popleft()
-        for other in sorted(_adjacent(sit.board, area)):
+        for other in _adjacent(sit.board, area):
             if other not in distance and sit.playable(other):
                 distance[other] = distance[area] + 1
                 queue.append(other)
