@@ -498,11 +498,11 @@ def secondary_losses(
         if calamity == FAMINE:
             losses.append(_loss(FAMINE, sit, realm, given, randbelow, pottery=True))
         elif calamity == EPIDEMIC:
-            points = given - 5 * (civ.MEDICINE in realm.cards) + 5 * (civ.ROADBUILDING in realm.cards)
-            losses.append(_loss(EPIDEMIC, sit, realm, max(0, points), randbelow, keep_token=True))
+            points = epidemic_loss(given, realm.cards, primary=False)
+            losses.append(_loss(EPIDEMIC, sit, realm, points, randbelow, keep_token=True))
         elif calamity == FLOOD and plain is not None:
             units = _vulnerable(sit, realm, sit.board.flood_plains[plain])
-            points = min(given, 7) if civ.ENGINEERING in realm.cards else given
+            points = flood_loss(given, realm.cards)
             losses.append(_loss(FLOOD, sit, realm, points, randbelow, units=units))
         else:
             raise ValueError(f"{calamity} hands out no unit points")
@@ -515,9 +515,9 @@ def _random_pick(options: Sequence[Key], count: int, randbelow: RandBelow) -> tu
 
 
 def check_pick(pending: Pending, answer: Sequence[Key]) -> None:
-    if len(set(answer)) != min(pending.count, len(pending.options)) or not set(answer) <= set(
-        pending.options
-    ):
+    """Refuses an answer that is not `count` distinct options of `pending` (or all, if fewer)."""
+    wanted = min(pending.count, len(pending.options))
+    if len(answer) != wanted or len(set(answer)) != wanted or not set(answer) <= set(pending.options):
         raise RuleError(
             "calamity_pick",
             "Choose %(count)s of the places offered.",
@@ -543,23 +543,20 @@ def _reduce_cities(
     count: int,
     randbelow: RandBelow,
     chosen: Sequence[int] | None,
-    candidates: Iterable[int] | None = None,
-    kind: str = "reduce",
 ) -> Resolution:
-    """`realm` reduces `count` of its cities (among `candidates`), of its choice."""
-    pool = sorted(realm.cities if candidates is None else frozenset(candidates) & realm.cities)
+    """`realm` reduces `count` of its cities, of its choice (`chosen`)."""
+    pool = sorted(realm.cities)
     count = max(0, min(count, len(pool)))
     if count == 0:
         return Resolution(calamity, realm.seat, note="no_city")
+    options = tuple((a,) for a in pool)
     if chosen is None and count < len(pool):
-        options = tuple((a,) for a in pool)
-        pick = Pending(kind, calamity, realm.seat, count, options, _random_pick(options, count, randbelow))
+        pick = Pending(
+            "reduce", calamity, realm.seat, count, options, _random_pick(options, count, randbelow)
+        )
         return Resolution(calamity, realm.seat, pending=(pick,))
     areas = pool if chosen is None else list(chosen)
-    if chosen is not None:
-        check_pick(
-            Pending(kind, calamity, realm.seat, count, tuple((a,) for a in pool), ()), [(a,) for a in areas]
-        )
+    check_pick(Pending("reduce", calamity, realm.seat, count, options, ()), [(a,) for a in areas])
     return Resolution(calamity, realm.seat, changes=_reductions(sit, realm, areas))
 
 
@@ -896,6 +893,11 @@ def slave_revolt(sit: Situation, primary: int) -> Resolution:
 # --- stack 5 ------------------------------------------------------------------------------------------
 
 
+def flood_loss(points: int, cards: civ.Cards) -> int:
+    """§30.515: an Engineering holder on the flooded plain loses 7 unit points at most (P or secondary)."""
+    return min(points, 7) if civ.ENGINEERING in cards else points
+
+
 def _vulnerable(sit: Situation, realm: Realm, plain: Iterable[int]) -> tuple[Unit, ...]:
     """§30.511: on a flood plain tokens are always exposed, cities too unless on a black city site."""
     units = []
@@ -932,8 +934,9 @@ def flood(
     if isinstance(chosen, Pending):
         return Resolution(FLOOD, primary, pending=(chosen,))
     areas = plains[chosen[0]]
-    most = 7 if civ.ENGINEERING in realm.cards else 17
-    own = _loss(FLOOD, sit, realm, most, randbelow, units=_vulnerable(sit, realm, areas))
+    own = _loss(
+        FLOOD, sit, realm, flood_loss(17, realm.cards), randbelow, units=_vulnerable(sit, realm, areas)
+    )
     others = [(r, available_points(_vulnerable(sit, r, areas))) for r in eligible(sit, primary, traded_by)]
     others = [(r, points) for r, points in others if points]
     losses = [own] if own.units else []
