@@ -97,11 +97,13 @@ def test_29_5_stoic_suffers_every_calamity() -> None:
 
 def test_29_61_whoever_traded_the_card_is_never_a_secondary_victim() -> None:
     board = situation(
-        realm(0, cities=["tanis", "memphis"], tokens={"fayum": 4}),
+        realm(0, cities=["tanis", "memphis"], tokens={"fayum": 5, "siwa": 4, "thebes": 3, "upper_egypt": 4}),
         realm(1, "crete", cities=["knossos"], tokens={"phaestos": 2}, score=90),
         realm(2, "africa", cities=["cyrene"], tokens={"libya": 3}, score=10),
     )
+    # the rulebook's example: Crete draws Epidemic and sells it to Egypt, who loses 16; Crete is immune
     epidemic = cal.epidemic(board, 0, 1, rand())
+    assert epidemic.losses[0].victim == 0 and lost(epidemic.losses[0].default, 0) == 16
     assert [seat for seat, _ in epidemic.assignments[0].caps] == [2]
     icon = cal.iconoclasm_heresy(board, 0, 1, rand())
     assert {s for s, _ in icon.pending[-1].options} == {2}
