@@ -1,7 +1,9 @@
 """Random full games per second for each registered game.
 
 Plays `sample_order` for a random awaited seat until `waits()` is empty, from successive seeds, for a
-fixed time per game and player count. Usage:
+fixed time per game and player count. A game that does not end yet (Advanced Civilization, whose part 1
+has no end before the A.S.T. can be climbed) is measured in turns per second instead: games of
+`TURNS` turns at the player counts of `BY_TURNS`. Usage:
 
     python bench/rules_playouts.py [--seconds 5] [--game dragonstones]
 """
@@ -17,6 +19,8 @@ from app.games import registry
 from app.games.contract import GameRules
 
 MAX_ORDERS = 100_000
+TURNS = 10
+BY_TURNS = {"advciv": (3, 5, 8)}  # game id -> player counts, measured in turns per second
 
 
 def play_one(rules: GameRules[Any], players: int, seed: int) -> int:
@@ -32,7 +36,40 @@ def play_one(rules: GameRules[Any], players: int, seed: int) -> int:
     raise RuntimeError(f"{rules.id}: seed {seed} did not finish in {MAX_ORDERS} orders")
 
 
+def play_turns(rules: GameRules[Any], players: int, seed: int) -> tuple[int, int]:
+    """Play one random game for `TURNS` turns; return (turns, orders)."""
+    rng = random.Random(seed)
+    state = rules.new_game(rules.Options(), players, seed)
+    orders = 0
+    while state.turn <= TURNS and orders < MAX_ORDERS:
+        waits = rules.waits(state)
+        if not waits:
+            break
+        seat = rng.choice(waits).seat
+        state = rules.apply(state, seat, rules.sample_order(state, seat, rng)).state
+        orders += 1
+    return min(state.turn, TURNS + 1) - 1, orders
+
+
+def bench_turns(rules: GameRules[Any], seconds: float, counts: tuple[int, ...]) -> None:
+    budget = seconds / len(counts)
+    for players in counts:
+        games = turns = orders = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < budget or games == 0:
+            played, count = play_turns(rules, players, seed=games)
+            turns, orders, games = turns + played, orders + count, games + 1
+        elapsed = time.perf_counter() - start
+        print(
+            f"{rules.id:16} {players} players: {turns / elapsed:8.1f} turns/s  "
+            f"{orders / elapsed:9.0f} orders/s  {orders / turns:7.1f} orders/turn"
+        )
+
+
 def bench(rules: GameRules[Any], seconds: float) -> None:
+    if rules.id in BY_TURNS:
+        bench_turns(rules, seconds, BY_TURNS[rules.id])
+        return
     counts = range(rules.min_players, rules.max_players + 1)
     budget = seconds / len(counts)
     for players in counts:

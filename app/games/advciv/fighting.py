@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from app.games.advciv import conflict
 from app.games.advciv.model import NOBODY, State
-from app.games.advciv.tables import AREAS, KEYS, LAND, LIMITS
+from app.games.advciv.tables import KEYS, LAND, LIMITS
 from app.games.advciv.tx import Tx
 
 
@@ -22,10 +22,17 @@ def forces(state: State, area: int) -> list[conflict.Force]:
 def order_conflicts(tx: Tx) -> tuple[int, ...]:
     """The areas in conflict after movement, in the site's order; ties drawn from the game's generator."""
     state = tx.state
+    presence: dict[int, int] = {}
+    for area, owner in enumerate(state.cities):
+        if owner != NOBODY:
+            presence[area] = 1
+    for nation in state.players:
+        for area in nation.occupied():
+            presence[area] = presence.get(area, 0) + 1
     found = {
         area: units
-        for area in range(AREAS)
-        if LAND[area] and (units := forces(state, area)) and conflict.in_conflict(units, LIMITS[area])
+        for area, present in sorted(presence.items())
+        if present > 1 and LAND[area] and conflict.in_conflict(units := forces(state, area), LIMITS[area])
     }
     if not found:
         return ()

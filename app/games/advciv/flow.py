@@ -235,12 +235,8 @@ def ast_order(state: State) -> tuple[int, ...]:
 
 def ship_areas(state: State, seat: int) -> tuple[int, ...]:
     """Water areas in play where the seat has a unit: where a ship may be built (§22.2)."""
-    tokens = state.players[seat].tokens
-    return tuple(
-        area
-        for area in range(AREAS)
-        if WATER[area] and state.in_play[area] and (tokens[area] or state.cities[area] == seat)
-    )
+    areas = set(state.players[seat].occupied()) | set(cities_of(state, seat))
+    return tuple(sorted(area for area in areas if WATER[area] and state.in_play[area]))
 
 
 def has_ship_choice(state: State, seat: int) -> bool:
@@ -345,7 +341,10 @@ def finalise_moves(tx: Tx, seat: int) -> None:
     entered = tuple(state.moves[seat])
     moves = moving.still_legal(state, seat)
     plan = moving.plan(state, seat, moves)
-    tokens = tuple(plan.tokens.get(area, 0) for area in range(AREAS))
+    board = [0] * AREAS
+    for area, count in plan.tokens.items():
+        board[area] = count
+    tokens = tuple(board)
     tx.update_player(seat, tokens=tokens, ships=plan.ships)
     tx.emit(
         "moves_finalised",
@@ -391,7 +390,10 @@ def pillage(tx: Tx, seat: int, count: int) -> None:
 
 
 def cities_of(state: State, seat: int) -> tuple[int, ...]:
-    return tuple(area for area, owner in enumerate(state.cities) if owner == seat)
+    cities = state.cities
+    if seat not in cities:
+        return ()
+    return tuple(area for area, owner in enumerate(cities) if owner == seat)
 
 
 def others_present(state: State, seat: int, area: int) -> bool:
@@ -409,11 +411,15 @@ def buildable(state: State, seat: int) -> tuple[int, ...]:
     def compute() -> tuple[int, ...]:
         if state.city_count(seat) >= CITIES:
             return ()
-        tokens = state.players[seat].tokens
+        nation = state.players[seat]
+        tokens = nation.tokens
         return tuple(
             area
-            for area in range(AREAS)
-            if LAND[area] and state.cities[area] == NOBODY and tokens[area] >= build_cost(state, area)
+            for area in nation.occupied()
+            if tokens[area] >= SITE_COST
+            and LAND[area]
+            and state.cities[area] == NOBODY
+            and tokens[area] >= build_cost(state, area)
         )
 
     return memo(state, ("buildable", seat), compute)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from app.games.kit.model import evolve
+from app.games.kit.model import evolve, memo
 
 NOBODY = -1
 CITIES = 9  # §5.1: 9 cities per nation
@@ -44,6 +44,11 @@ class Nation:
 
     def board_tokens(self) -> int:
         return sum(self.tokens)
+
+    def occupied(self) -> tuple[int, ...]:
+        """The areas where this nation has tokens."""
+        tokens = self.tokens
+        return memo(self, "occupied", lambda: tuple(area for area, count in enumerate(tokens) if count))
 
 
 @dataclass(frozen=True)

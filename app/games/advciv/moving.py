@@ -15,6 +15,7 @@ from app.games.advciv.board import BOARD
 from app.games.advciv.model import NOBODY, Move, State
 from app.games.advciv.tables import KEYS
 from app.games.contract import RuleError
+from app.games.kit.model import memo
 
 LAND_MOVE, VOYAGE = 0, 1
 
@@ -64,11 +65,15 @@ def areas_of(move: Move) -> tuple[int, ...]:
 
 def blocked(state: State, seat: int) -> frozenset[int]:
     """Areas a Roadbuilding move may not cross: another player's units stand there (§23.31)."""
-    found = {area for area, owner in enumerate(state.cities) if owner not in (NOBODY, seat)}
-    for other, nation in enumerate(state.players):
-        if other != seat:
-            found |= {area for area, count in enumerate(nation.tokens) if count}
-    return frozenset(found)
+
+    def compute() -> frozenset[int]:
+        found = {area for area, owner in enumerate(state.cities) if owner not in (NOBODY, seat)}
+        for other, nation in enumerate(state.players):
+            if other != seat:
+                found.update(nation.occupied())
+        return frozenset(found)
+
+    return memo(state, ("blocked", seat), compute)
 
 
 def plan(state: State, seat: int, moves: tuple[Move, ...]) -> movement.Plan:
@@ -77,7 +82,7 @@ def plan(state: State, seat: int, moves: tuple[Move, ...]) -> movement.Plan:
         if not all(state.in_play[area] for area in areas_of(move)):
             raise RuleError("not_in_play", "That area is not in play with this number of players.")
     nation = state.players[seat]
-    tokens = {area: count for area, count in enumerate(nation.tokens) if count}
+    tokens = {area: nation.tokens[area] for area in nation.occupied()}
     return movement.plan_moves(
         BOARD, tokens, nation.ships, [to_movement(move) for move in moves], nation.cards, blocked(state, seat)
     )
@@ -86,8 +91,14 @@ def plan(state: State, seat: int, moves: tuple[Move, ...]) -> movement.Plan:
 def still_legal(state: State, seat: int) -> tuple[Move, ...]:
     """The seat's moves that are still legal at its turn, in the order entered: one that became illegal
     (a road crossing an area entered since) is dropped, the others stand."""
+    moves = state.moves[seat]
+    try:
+        plan(state, seat, moves)
+        return moves
+    except RuleError:
+        pass
     kept: tuple[Move, ...] = ()
-    for move in state.moves[seat]:
+    for move in moves:
         try:
             plan(state, seat, (*kept, move))
         except RuleError:

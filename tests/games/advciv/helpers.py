@@ -58,7 +58,8 @@ def units(
         board[INDEX[name]] = count
     wanted = set(INDEX[name] for name in cities)
     city_row = tuple(
-        seat if area in wanted else (NOBODY if owner == seat else owner) for area, owner in enumerate(state.cities)
+        seat if area in wanted else (NOBODY if owner == seat else owner)
+        for area, owner in enumerate(state.cities)
     )
     treasury = nation.treasury if treasury is None else treasury
     changes: dict[str, Any] = {"tokens": tuple(board), "treasury": treasury}
@@ -113,5 +114,8 @@ def land_keys(players: int, count: int, skip: Iterable[str] = ()) -> list[str]:
     from app.games.advciv.tables import KEYS, LAND, in_play
 
     playable = in_play(players)
-    found = [KEYS[area] for area in range(AREAS) if LAND[area] and playable[area] and KEYS[area] not in set(skip)]
+    skipped = set(skip)
+    found = [
+        KEYS[area] for area in range(AREAS) if LAND[area] and playable[area] and KEYS[area] not in skipped
+    ]
     return found[:count]

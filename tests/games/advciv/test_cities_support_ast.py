@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from app.games.advciv import RULES, flow
-from app.games.advciv.tx import Tx
 from app.games.advciv.tables import INDEX, LIMITS
+from app.games.advciv.tx import Tx
 from app.games.contract import RuleError
 from app.games.kit.model import evolve
 from tests.games.advciv.helpers import begin, blank, city, play, set_field, tokens, units, waited
@@ -33,7 +33,8 @@ def test_25_site_default_builds_off_site_first_then_on_sites_up_to_support() -> 
     state = units(blank(), AFRICA, {"carthago": 6, "tunisia": 12, "numidia": 5, "sahara": 4})
     state = begin(state, "build")
     assert RULES.default_order(state, AFRICA) == {"type": "build", "areas": ["tunisia"], "architecture": None}
-    richer = units(blank(), AFRICA, {"carthago": 6, "tunisia": 12, "numidia": 5, "sahara": 4, "cyrene": 3, "libya": 1})
+    more = {"carthago": 6, "tunisia": 12, "numidia": 5, "sahara": 4, "cyrene": 3, "libya": 1}
+    richer = units(blank(), AFRICA, more)
     richer = begin(richer, "build")
     assert RULES.default_order(richer, AFRICA)["areas"] == ["tunisia", "carthago"]
 
@@ -131,7 +132,8 @@ def test_33_2_early_bronze_needs_two_cities() -> None:
 
 def test_33_2_late_bronze_needs_three_cities_and_three_distinct_colours() -> None:
     cities = ["carthago", "cyrene", "athens"]
-    state = set_field(units(blank(), AFRICA, {}, cities=cities, cards=["engineering", "pottery"]), AFRICA, ast=7)
+    state = units(blank(), AFRICA, {}, cities=cities, cards=["engineering", "pottery"])
+    state = set_field(state, AFRICA, ast=7)
     assert _end_of_turn(state).players[AFRICA].ast == 7  # crafts + sciences: 2 colours
     state = set_field(state, AFRICA, cards=frozenset({"engineering", "music"}))
     assert _end_of_turn(state).players[AFRICA].ast == 8

@@ -33,7 +33,8 @@ def test_20_3_short_of_stock_the_player_spreads_all_of_it() -> None:
         with pytest.raises(RuleError):
             play(state, AFRICA, {"type": "expand", "areas": areas})
     state = play(state, AFRICA, {"type": "expand", "areas": {"sahara": 1, "tunisia": 1}})
-    assert (tokens(state, AFRICA, "sahara"), tokens(state, AFRICA, "tunisia"), state.players[AFRICA].stock) == (2, 3, 0)
+    assert (tokens(state, AFRICA, "sahara"), tokens(state, AFRICA, "tunisia")) == (2, 3)
+    assert state.players[AFRICA].stock == 0
 
 
 def test_20_3_the_timeout_default_places_the_whole_stock_at_random_within_the_growth() -> None:
@@ -41,7 +42,8 @@ def test_20_3_the_timeout_default_places_the_whole_stock_at_random_within_the_gr
     state = begin(state, "expand")
     default = RULES.default_order(state, AFRICA)
     assert sum(default["areas"].values()) == 3
-    assert all(count <= {"sahara": 1, "tunisia": 2, "numidia": 2}[name] for name, count in default["areas"].items())
+    most = {"sahara": 1, "tunisia": 2, "numidia": 2}
+    assert all(count <= most[name] for name, count in default["areas"].items())
     assert play(state, AFRICA, default).players[AFRICA].stock == 0
 
 
@@ -103,7 +105,7 @@ def test_22_3_maintenance_is_1_a_ship_and_treasury_must_cover_it() -> None:
         play(state, CRETE, {"type": "ships", "keep": {"knossos": 2}, "build": {"knossos": 1}})
     assert caught.value.code == "not_enough_treasury"
     kept = play(state, CRETE, {"type": "ships", "keep": {"knossos": 2}, "keep_tokens": {"knossos": 1}})
-    assert kept.players[CRETE].ships and len(kept.players[CRETE].ships) == 2 and kept.players[CRETE].treasury == 0
+    assert len(kept.players[CRETE].ships) == 2 and kept.players[CRETE].treasury == 0
 
 
 def test_22_4_at_most_four_ships() -> None:

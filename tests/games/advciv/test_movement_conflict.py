@@ -106,7 +106,7 @@ def test_23_site_default_finalises_the_moves_entered() -> None:
     for seat in (AFRICA, CRETE, THRACE):
         outcome = RULES.apply(state, seat, RULES.default_order(state, seat))
         state, events = outcome.state, events + outcome.events
-    finalised = {event.data["seat"]: event.data["moves"] for event in events if event.kind == "moves_finalised"}
+    finalised = {e.data["seat"]: e.data["moves"] for e in events if e.kind == "moves_finalised"}
     assert finalised == {
         THRACE: [],
         AFRICA: [{"type": "move", "origin": "tunisia", "to": "numidia", "tokens": 2}],
@@ -127,7 +127,8 @@ def test_24_conflict_and_city_attack_leave_the_pillage_to_the_attacker_default_t
     assert [c["order"]["tokens"] for c in RULES.view(state, AFRICA)["legal"]["choices"]] == [0, 1, 2, 3]
     before = state.players[AFRICA]
     outcome = RULES.apply(state, AFRICA, {"type": "pillage", "tokens": 2})
-    assert [event.data for event in outcome.events if event.kind == "pillaged"] == [{"seat": AFRICA, "tokens": 2}]
+    pillaged = [event.data for event in outcome.events if event.kind == "pillaged"]
+    assert pillaged == [{"seat": AFRICA, "tokens": 2}]
     assert outcome.state.players[AFRICA].treasury == before.treasury + 2
     assert state.card_draws == ((AFRICA, CRETE),)  # the trade card owed, drawn in part 2 (§24.51)
 
