@@ -911,3 +911,27 @@ def test_a_whole_calamity_phase_by_default_conserves_every_piece(
         board = cal.apply_changes(board, result.changes)
         assert all(r.stock + sum(n for _, n in r.tokens) == totals[r.seat] for r in board.realms)
         assert all(len(r.cities) <= cal.CITIES for r in board.realms)
+
+
+def test_f_s3_timeout_defaults_settle_iconoclasm_leaders_first() -> None:
+    board = situation(
+        realm(0, cities=["tanis", "memphis", "fayum", "alexandria", "cyrene"]),
+        realm(1, "crete", cities=["knossos", "phaestos"], score=9),
+        realm(2, "africa", cities=["cirta"], score=1),
+        realm(3, "thrace", cities=["athens"], score=5),
+    )
+    result, answers = cal.settle_by_default(Held(cal.ICONOCLASM, 0), board, rand())
+    assert result.settled
+    own, others = answers["own"], answers["others"]
+    assert isinstance(own, list) and isinstance(others, list)
+    assert len(own) == 4 and {seat for seat, _ in others} == {1, 3}
+    assert len(cities_lost(result.changes, 0)) == 4 and result.secondary == (1, 3)
+
+
+def test_f_s3_an_answer_outside_the_options_is_refused() -> None:
+    board = situation(realm(0, cities=["tanis", "memphis", "fayum", "alexandria"]))
+    (pick,) = cal.superstition(board, 0, rand()).pending
+    with pytest.raises(RuleError) as refused:
+        cal.with_answer({}, pick, [(at("tanis"),), (at("tanis"),), (at("memphis"),)])
+    assert refused.value.code == "calamity_pick"
+    assert cal.with_answer({}, pick, pick.default) == {"cities": [a for (a,) in pick.default]}
