@@ -161,13 +161,13 @@ class Drawn:
 
 
 def draw_order(cities: Sequence[int], ast_rank: Sequence[int]) -> tuple[int, ...]:
-    """§27.2: fewest cities first; equal counts in A.S.T. order (§17.4: it breaks every tie but
+    """§27.1: fewest cities first; equal counts in A.S.T. order (§17.4: it breaks every tie but
     conflict's). `cities` and `ast_rank` are per seat (rank 1 = first in A.S.T. order)."""
     return tuple(sorted(range(len(cities)), key=lambda seat: (cities[seat], ast_rank[seat])))
 
 
 def draw(deck: Deck, hands: Hands, cities: Sequence[int], ast_rank: Sequence[int]) -> Drawn:
-    """§27.1–27.3: in `draw_order`, a player with N cities takes the top card of stacks 1…min(N, 9); an
+    """§27.1–27.21: in `draw_order`, a player with N cities takes the top card of stacks 1…min(N, 9); an
     empty stack gives nothing, with no other card in its place."""
     stacks, held = [list(s) for s in deck], [list(h) for h in hands]
     draws: list[tuple[int, int, str]] = []

@@ -93,11 +93,11 @@ def test_f_f9_hiding_upcoming_calamities_shows_only_the_active_one() -> None:
     assert tc.shown_calamities(revealed, 1, TradeCardOptions(hide_upcoming_calamities=True)) == ("flood",)
 
 
-def test_27_2_fewest_cities_draw_first_ties_in_ast_order() -> None:
+def test_27_1_fewest_cities_draw_first_ties_in_ast_order() -> None:
     assert tc.draw_order([3, 1, 3, 0], [4, 3, 1, 2]) == (3, 1, 2, 0)
 
 
-def test_27_1_one_card_from_each_stack_up_to_the_number_of_cities() -> None:
+def test_27_2_one_card_from_each_stack_up_to_the_number_of_cities() -> None:
     deck = tc.build_deck(3, rand())
     drawn = tc.draw(deck, empty_hands(3), [2, 0, 11], [1, 2, 3])
     assert drawn.hands[0] == (deck[0][0], deck[1][0])
@@ -106,7 +106,7 @@ def test_27_1_one_card_from_each_stack_up_to_the_number_of_cities() -> None:
     assert [seat for seat, _, _ in drawn.draws] == [0, 0] + [2] * 9
 
 
-def test_27_3_an_empty_stack_gives_nothing() -> None:
+def test_27_21_an_empty_stack_gives_nothing() -> None:
     deck = tc.build_deck(3, rand())
     deck = (deck[0], (), *deck[2:])
     drawn = tc.draw(deck, empty_hands(2), [3, 3], [1, 2])
