@@ -31,7 +31,7 @@ Hands = tuple[tuple[str, ...], ...]  # per seat
 
 STACKS: Final = 9
 GOLD_STACK: Final = 9
-GOLD_PRICE: Final = 18  # treasury tokens for one stack-9 card (§27.5)
+GOLD_PRICE: Final = 18  # treasury tokens for one stack-9 card (§27.51)
 SHUFFLE_DEPTH: Final = 2  # F-F10: the bottom cards shuffled with a non-tradable calamity
 
 
@@ -192,7 +192,7 @@ def buy_gold(
     treasury: Sequence[int],
     order: Sequence[int],
 ) -> Drawn:
-    """§27.5: any player may buy stack-9 cards at 18 treasury each, drawn before anyone else draws.
+    """§27.51: any player may buy stack-9 cards at 18 treasury each, drawn before anyone else draws.
     `purchases` and `treasury` are per seat; buyers draw in `order` (the draw order). The stack may run
     out under several buyers: a player pays only for the cards it receives."""
     for seat, wanted in enumerate(purchases):

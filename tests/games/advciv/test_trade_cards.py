@@ -113,7 +113,7 @@ def test_27_21_an_empty_stack_gives_nothing() -> None:
     assert [stack for _, stack, _ in drawn.draws] == [1, 3, 1, 3]
 
 
-def test_27_5_stack_nine_bought_at_18_before_anyone_draws() -> None:
+def test_27_51_stack_nine_bought_at_18_before_anyone_draws() -> None:
     deck = tc.build_deck(3, rand())
     bought = tc.buy_gold(deck, empty_hands(3), [0, 2, 0], [10, 40, 0], tc.draw_order([1, 5, 0], [1, 2, 3]))
     assert bought.spent == (0, 36, 0)
@@ -125,7 +125,7 @@ def test_27_5_stack_nine_bought_at_18_before_anyone_draws() -> None:
     assert tc.gold_limit(40, deck) == 2 and tc.gold_limit(500, deck) == 10
 
 
-def test_27_5_buyers_pay_only_for_the_cards_the_stack_still_holds() -> None:
+def test_27_51_buyers_pay_only_for_the_cards_the_stack_still_holds() -> None:
     deck = tc.build_deck(3, rand())
     deck = (*deck[:8], deck[8][:3])
     bought = tc.buy_gold(deck, empty_hands(2), [2, 2], [36, 36], (1, 0))
