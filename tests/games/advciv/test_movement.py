@@ -8,6 +8,7 @@ ocean is open sea; d, h, g and f are islands.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -91,7 +92,7 @@ def plan(
     return plan_moves(BOARD, tokens, ships, moves, cards, blocked, in_play)
 
 
-def refused(code: str, tokens: dict[int, int], moves: list[Move], **kwargs: object) -> RuleError:
+def refused(code: str, tokens: dict[int, int], moves: list[Move], **kwargs: Any) -> RuleError:
     with pytest.raises(RuleError) as caught:
         plan(tokens, moves, **kwargs)
     assert caught.value.code == code, caught.value.message
