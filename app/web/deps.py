@@ -18,6 +18,7 @@ from app.services.errors import ServiceError
 from app.settings import Settings
 from app.web.i18n import Translator, pick_language
 from app.web.ratelimit import RateLimiter
+from app.web.security import same_secret
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_HEADER = "x-csrf-token"
@@ -114,7 +115,7 @@ async def csrf_protect(request: Request) -> None:
         ("application/x-www-form-urlencoded", "multipart/form-data")
     ):
         sent = (await request.form()).get(CSRF_FIELD)
-    if not expected or not isinstance(sent, str) or not secrets.compare_digest(sent, str(expected)):
+    if not expected or not isinstance(sent, str) or not same_secret(sent, str(expected)):
         raise ServiceError("csrf_failed", "This form has expired: reload the page and try again.")
     origin = request.headers.get("origin")
     if origin and origin != "null" and _host_of(origin) != request.headers.get("host"):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hmac
+
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # No inline script anywhere (htmx runs with allowEval off), no plugins, no framing, forms post home only.
@@ -39,3 +41,10 @@ class SecurityHeadersMiddleware:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def same_secret(sent: str, expected: str) -> bool:
+    """A constant-time comparison of two secrets as UTF-8 bytes (any text a client sends compares)."""
+    return hmac.compare_digest(
+        sent.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass")
+    )
