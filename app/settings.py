@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from functools import cached_property
+from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEVELOPMENT_SECRET = "development-only-secret-change-me"
+Network = IPv4Network | IPv6Network
 
 
 class Settings(BaseSettings):
@@ -29,7 +31,9 @@ class Settings(BaseSettings):
     sweep_lease_seconds: int = Field(300, description="how long a claimed wait is left to its claimer")
     sweep_max_attempts: int = Field(5, description="failed claims of a wait before its game is quarantined")
     outage_threshold_seconds: int = Field(300, description="a longer gap between sweeps is an outage")
-    login_attempts_per_minute: int = Field(10, description="per address and per e-mail")
+    login_attempts_per_minute: int = Field(
+        10, description="per address and account (an address: 3x, over all accounts; an account: 10x an hour)"
+    )
     signups_per_hour: int = Field(20, description="per address")
     orders_per_minute: int = Field(60, description="per user")
     default_language: str = Field("en", description="language when the browser says nothing we know")
@@ -42,15 +46,29 @@ class Settings(BaseSettings):
     your_turn_every_hours: float = Field(3.0, description="at most one 'your turn' mail per game this often")
     bounce_secret: str = Field("", description="shared secret of the bounce webhook; empty disables it")
     messages_per_minute: int = Field(6, description="game messages per user")
+    trusted_proxies: str = Field(
+        "", description="addresses or networks of the reverse proxies whose X-Forwarded-For is believed"
+    )
+    redis_url: str = Field("", description="redis://host:port/db shares the rate limits; empty: per process")
     signup_confirmation: bool | None = Field(
         None, description="sign-up waits for the address check (no account enumeration); empty: in production"
     )
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _check_proxies(cls, value: str) -> str:
+        parse_networks(value)  # raises ValueError on a bad address
+        return value
 
     @model_validator(mode="after")
     def _refuse_unsafe_production(self) -> Settings:
         if self.environment == "production" and self.secret_key == DEVELOPMENT_SECRET:
             raise ValueError("SECRET_KEY must be set in production")
         return self
+
+    @cached_property
+    def trusted_proxy_networks(self) -> tuple[Network, ...]:
+        return parse_networks(self.trusted_proxies)
 
     @cached_property
     def sqlalchemy_url(self) -> str:
@@ -80,3 +98,8 @@ class Settings(BaseSettings):
     def secure_cookies(self) -> bool:
         """Cookies only over HTTPS: when asked, and in production whenever the public address is HTTPS."""
         return self.https_only_cookies or (not self.development and self.base_url.startswith("https://"))
+
+
+def parse_networks(text: str) -> tuple[Network, ...]:
+    """Comma-separated addresses or networks ("10.0.0.0/8, ::1"); ValueError on anything else."""
+    return tuple(ip_network(part.strip(), strict=False) for part in text.split(",") if part.strip())

@@ -58,7 +58,8 @@ def list_games(session: DB, status: Literal["open", "active", "finished"] = "ope
 
 
 @router.post("/games", status_code=201)
-def create_game(body: GameCreate, session: DB, user: CurrentUser, now: Now) -> GameSummary:
+def create_game(body: GameCreate, session: DB, user: CurrentUser, now: Now, limiter: Limiter) -> GameSummary:
+    limiter.game_creation(user.id)
     game = lobby.create_game(
         session,
         user,
@@ -103,7 +104,10 @@ def detail(view: play.GameView) -> GameDetail:
 
 
 @router.post("/games/{game_id}/rename")
-def rename_game(game_id: int, body: GameRename, session: DB, user: CurrentUser) -> GameSummary:
+def rename_game(
+    game_id: int, body: GameRename, session: DB, user: CurrentUser, limiter: Limiter
+) -> GameSummary:
+    limiter.rename(user.id)
     return GameSummary.of(lobby.rename_game(session, user, game_id, body.name))
 
 

@@ -92,8 +92,13 @@ def cancel(game_id: int, session: DB, user: CurrentUser) -> Response:
 
 @router.post("/games/{game_id}/rename")
 def rename(
-    game_id: int, session: DB, user: CurrentUser, name: Annotated[str, Form(max_length=200)]
+    game_id: int,
+    session: DB,
+    user: CurrentUser,
+    limiter: Limiter,
+    name: Annotated[str, Form(max_length=200)],
 ) -> Response:
+    limiter.rename(user.id)
     lobby.rename_game(session, user, game_id, name)
     return _back(game_id)
 

@@ -10,7 +10,7 @@ from starlette.responses import RedirectResponse, Response
 from app.games import registry
 from app.services import lobby, open_games, queue
 from app.services.errors import ServiceError
-from app.web.deps import DB, CurrentUser, MaybeUser, Now, render
+from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, render
 from app.web.forms import FormFields
 
 router = APIRouter()
@@ -67,7 +67,8 @@ def new_game_page(request: Request, user: CurrentUser) -> Response:
 
 
 @router.post("/games")
-def create_game(session: DB, user: CurrentUser, now: Now, fields: FormFields) -> Response:
+def create_game(session: DB, user: CurrentUser, now: Now, limiter: Limiter, fields: FormFields) -> Response:
+    limiter.game_creation(user.id)
     options = fields.pop("options", {})
     time_limit = str(fields.get("time_limit_hours", "")).strip()
     try:
