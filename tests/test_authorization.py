@@ -76,6 +76,7 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         {"anonymous": 422},
     ),
     ("GET", "/", None, everyone(200)),
+    ("GET", "/api/docs", None, everyone(200)),
     ("GET", "/signup", None, everyone(200)),
     ("GET", "/login", None, everyone(200)),
     ("POST", "/signup", {}, {"anonymous": 422}),

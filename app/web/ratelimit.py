@@ -30,6 +30,7 @@ KNOWN_FOR = 30 * 86400
 GAMES_CREATED_PER_HOUR = 20  # per user
 RENAMES_PER_HOUR = 20  # per user
 QUEUE_CHANGES_PER_HOUR = 30  # entering, changing or leaving a queue, per user
+REPLAYS_PER_MINUTE = 20  # per address: each version is replayed once, but there are many games
 NAMESPACE = "ostraca"
 log = logging.getLogger(__name__)
 
@@ -111,6 +112,9 @@ class RateLimiter:
 
     def rename(self, user_id: int) -> None:
         self.hit("rename", str(user_id), RENAMES_PER_HOUR, 3600)
+
+    def replay(self, client: str) -> None:
+        self.hit("replay", client, REPLAYS_PER_MINUTE, 60)
 
     def queue_change(self, user_id: int) -> None:
         self.hit("queue", str(user_id), QUEUE_CHANGES_PER_HOUR, 3600)

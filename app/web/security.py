@@ -22,8 +22,16 @@ HEADERS = [
 HSTS = (b"strict-transport-security", b"max-age=31536000; includeSubDomains")
 
 
+NO_STORE = (b"cache-control", b"private, no-store")
+CACHEABLE_PREFIXES = ("/static/", "/api/docs/assets/")
+
+
 class SecurityHeadersMiddleware:
-    """Adds the headers to every HTTP response; over HTTPS (`https`), HSTS too."""
+    """Adds the headers to every HTTP response; over HTTPS (`https`), HSTS too.
+
+    A response that sets its own Content-Security-Policy or Cache-Control keeps it. Every other response
+    but the static files is `private, no-store`: pages, fragments and the API carry a player's hidden view,
+    the CSRF token or private messages, which no shared cache (nor the browser's disk) may keep."""
 
     def __init__(self, app: ASGIApp, https: bool = False) -> None:
         self.app = app
@@ -34,10 +42,16 @@ class SecurityHeadersMiddleware:
             await self.app(scope, receive, send)
             return
 
+        cacheable = scope["path"].startswith(CACHEABLE_PREFIXES)
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message.setdefault("headers", [])
-                message["headers"] = list(message["headers"]) + self.headers
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                headers += [(name, value) for name, value in self.headers if name not in present]
+                if not cacheable and NO_STORE[0] not in present:
+                    headers.append(NO_STORE)
+                message["headers"] = headers
             await send(message)
 
         await self.app(scope, receive, send_with_headers)

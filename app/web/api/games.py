@@ -19,7 +19,7 @@ from app.web.api.schemas import (
     OrderIn,
     WaitOut,
 )
-from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now
+from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, client_address
 
 router = APIRouter(tags=["games"], responses=ERROR_RESPONSES)
 
@@ -154,5 +154,7 @@ def game_log(game_id: int, session: DB, user: MaybeUser) -> list[EventOut]:
 
 
 @router.get("/games/{game_id}/replay")
-def replay(game_id: int, session: DB, user: MaybeUser) -> dict[str, Any]:
+def replay(game_id: int, request: Request, session: DB, user: MaybeUser, limiter: Limiter) -> dict[str, Any]:
+    """The state rebuilt from the order log (cached per game version), as the caller may see it."""
+    limiter.replay(client_address(request))
     return play.replay(session, game_id, user)

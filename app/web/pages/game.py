@@ -6,13 +6,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
 from sse_starlette.sse import EventSourceResponse
+from starlette.concurrency import run_in_threadpool
 from starlette.responses import RedirectResponse, Response
 
 from app.games import registry
 from app.services import lobby, play
 from app.services.errors import ServiceError
 from app.services.live import BUS
-from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, render
+from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, optional_user, render
 from app.web.forms import FormFields
 from app.web.pages.messages import look, look_from_stream, message_context
 
@@ -59,8 +60,12 @@ def game_fragment(
 
 @router.get("/games/{game_id}/live")
 async def game_live(request: Request, game_id: int) -> EventSourceResponse:
+    """The game's versions as they move (a 404 for a game that does not exist), as the viewer may hear of
+    them: news meant for some users only, such as a private message, reaches only their streams."""
+    viewer = await run_in_threadpool(_stream_viewer, request, game_id)
+
     async def versions() -> AsyncIterator[dict[str, str]]:
-        async with BUS.subscribe(game_id) as queue:
+        async with BUS.subscribe(game_id, viewer) as queue:
             while not await request.is_disconnected():
                 await look_from_stream(request, game_id)  # an open live stream counts as looking
                 try:
@@ -70,6 +75,14 @@ async def game_live(request: Request, game_id: int) -> EventSourceResponse:
                 yield {"event": "moved", "data": str(version), "id": str(version)}
 
     return EventSourceResponse(versions(), ping=LIVE_PING_SECONDS)
+
+
+def _stream_viewer(request: Request, game_id: int) -> int | None:
+    """The user watching (None: anonymous) of a game that exists; a stream holds no database session."""
+    with request.app.state.sessions() as session:
+        play.get_game(session, game_id)
+        user = optional_user(request, session)
+        return user.id if user is not None else None
 
 
 @router.post("/games/{game_id}/join")
