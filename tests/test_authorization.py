@@ -104,6 +104,11 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         {"anonymous": 401, "banned": 401, "outsider": 200, "creator": 409},
     ),
     ("POST", f"/api/v1/games/{ACTIVE}/join", None, signed_in(409)),
+    ("GET", "/api/v1/invitations", None, signed_in(200)),
+    ("POST", f"/api/v1/games/{OPEN}/invitation/accept", None, signed_in(404)),  # nobody here is invited
+    ("POST", f"/api/v1/games/{OPEN}/invitation/decline", None, signed_in(404)),
+    ("POST", f"/games/{OPEN}/invitation/accept", {}, signed_in(404)),
+    ("POST", f"/games/{OPEN}/invitation/decline", {}, signed_in(404)),
     ("POST", f"/api/v1/games/{OPEN}/leave", None, signed_in(403)),
     (
         "POST",

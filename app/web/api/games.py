@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from pydantic import TypeAdapter
 
 from app.games import registry
@@ -105,15 +105,32 @@ def detail(view: play.GameView) -> GameDetail:
 
 @router.post("/games/{game_id}/rename")
 def rename_game(
-    game_id: int, body: GameRename, session: DB, user: CurrentUser, limiter: Limiter
+    game_id: int, body: GameRename, session: DB, user: CurrentUser, limiter: Limiter, now: Now
 ) -> GameSummary:
     limiter.rename(user.id)
-    return GameSummary.of(lobby.rename_game(session, user, game_id, body.name))
+    return GameSummary.of(lobby.rename_game(session, user, game_id, body.name, now))
 
 
 @router.post("/games/{game_id}/join")
 def join_game(game_id: int, session: DB, user: CurrentUser, now: Now) -> GameSummary:
     return GameSummary.of(lobby.join_game(session, user, game_id, now))
+
+
+@router.get("/invitations")
+def my_invitations(session: DB, user: CurrentUser) -> list[GameSummary]:
+    """The forming games you are invited into: you are seated only if you accept."""
+    return [GameSummary.of(game) for game in lobby.invitations_of(session, user)]
+
+
+@router.post("/games/{game_id}/invitation/accept")
+def accept_invitation(game_id: int, session: DB, user: CurrentUser, now: Now) -> GameSummary:
+    return GameSummary.of(lobby.accept_invitation(session, user, game_id, now))
+
+
+@router.post("/games/{game_id}/invitation/decline", status_code=204)
+def decline_invitation(game_id: int, session: DB, user: CurrentUser) -> Response:
+    lobby.decline_invitation(session, user, game_id)
+    return Response(status_code=204)
 
 
 @router.post("/games/{game_id}/leave")

@@ -43,7 +43,10 @@ def _context(view: play.GameView) -> dict[str, Any]:
 def game_page(request: Request, game_id: int, session: DB, user: MaybeUser, now: Now) -> Response:
     view = play.game_view(session, game_id, user)
     look(session, user, game_id, now)
-    return render(request, "game.html", user, {**_context(view), **message_context(session, view, user)})
+    invited = {"invited": lobby.is_invited(session, user, view.game)}
+    return render(
+        request, "game.html", user, {**_context(view), **message_context(session, view, user), **invited}
+    )
 
 
 @router.get("/games/{game_id}/fragment")
@@ -91,6 +94,18 @@ def join(game_id: int, session: DB, user: CurrentUser, now: Now) -> Response:
     return _back(game_id)
 
 
+@router.post("/games/{game_id}/invitation/accept")
+def accept_invitation(game_id: int, session: DB, user: CurrentUser, now: Now) -> Response:
+    lobby.accept_invitation(session, user, game_id, now)
+    return _back(game_id)
+
+
+@router.post("/games/{game_id}/invitation/decline")
+def decline_invitation(game_id: int, session: DB, user: CurrentUser) -> Response:
+    lobby.decline_invitation(session, user, game_id)
+    return RedirectResponse("/", 303)
+
+
 @router.post("/games/{game_id}/leave")
 def leave(game_id: int, session: DB, user: CurrentUser) -> Response:
     lobby.leave_game(session, user, game_id)
@@ -109,10 +124,11 @@ def rename(
     session: DB,
     user: CurrentUser,
     limiter: Limiter,
+    now: Now,
     name: Annotated[str, Form(max_length=200)],
 ) -> Response:
     limiter.rename(user.id)
-    lobby.rename_game(session, user, game_id, name)
+    lobby.rename_game(session, user, game_id, name, now)
     return _back(game_id)
 
 
