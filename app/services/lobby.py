@@ -4,7 +4,8 @@ A creator may invite friends: each is told, and seated only if they accept (nobo
 its time limit and its effect on their reliability, without their consent). An invitation keeps no seat:
 it is a standing offer to join while the game is forming and has a free seat, past the reliability gate.
 Whether an invited friend may sit (a ban, a block, the anti-collusion cap) is checked when they accept,
-against themselves: the creator is never told anything about the friend's standing."""
+against themselves: the creator is told nothing of the friend's standing, only (at creation) that they
+already share three unfinished games with them, which their own list of games shows anyway."""
 
 from __future__ import annotations
 
@@ -57,6 +58,11 @@ def create_game(
     )
     if len(invited) >= players:
         raise ServiceError("invalid_input", "You invited more friends than the game has seats.", "friends")
+    capped = matchmaking.at_cap(session, creator.id)  # the creator's own games: telling them leaks nothing
+    if any(friend.id in capped for friend in invited):
+        raise ServiceError(
+            "shared_games_cap", "You would share more than three unfinished games with the same player."
+        )
     for friend in invited:
         session.add(GameInvitation(game_id=game.id, user_id=friend.id, invited_by=creator.id, created_at=now))
     notify.notify_users(

@@ -82,6 +82,9 @@ def test_the_game_page_offers_the_invitation_in_french(db: Session, make_client:
     assert (
         "Accepter l'invitation</button>" in page and f'action="/games/{game_id}/invitation/decline"' in page
     )
+    assert (
+        f'href="/games/{game_id}"' in guest.get("/").text.split("Invitations</h2>")[1].split("</section>")[0]
+    )
     token = page_token(guest, f"/games/{game_id}")
     answer = guest.post(
         f"/games/{game_id}/invitation/accept", data={"csrf_token": token}, follow_redirects=False

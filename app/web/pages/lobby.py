@@ -35,6 +35,7 @@ def lobby_page(
         "tabs": TABS,
         "games": [t.game for t in tables.games] if tables else lobby.list_games(session, tab),
         "mine": lobby.my_games(session, user) if user else [],
+        "invitations": lobby.invitations_of(session, user) if user else [],
         "counts": lobby.count_games(session),
         "titles": {rules.id: rules.title for rules in registry.all_games()},
         "open_seats": tables.open_seats if tables else [],  # running games' seats
