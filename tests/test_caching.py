@@ -52,9 +52,12 @@ def test_a_replay_is_computed_once_per_version(
     client, game_id = seated
     rebuilt: list[int] = []
     real = play.state_after
-    monkeypatch.setattr(
-        play, "state_after", lambda game, orders: rebuilt.append(game.id) or real(game, orders)
-    )
+
+    def counted(game: Any, orders: Any) -> Any:
+        rebuilt.append(game.id)
+        return real(game, orders)
+
+    monkeypatch.setattr(play, "state_after", counted)
     first = client.get(f"/api/v1/games/{game_id}/replay").json()
     again = client.get(f"/api/v1/games/{game_id}/replay").json()
     assert first == again and first["matches_stored_state"] is True

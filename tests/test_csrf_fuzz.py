@@ -41,7 +41,7 @@ def test_a_non_ascii_csrf_header_is_refused_everywhere(
     failures = []
     for method, path in _state_changing_routes(app):
         for token in NON_ASCII_TOKENS:
-            headers = {"X-CSRF-Token": token}
+            headers = {b"X-CSRF-Token": token}
             answer = raw_client.request(method, path, headers=headers, json={})
             if answer.status_code != 403 or "csrf_failed" not in answer.text:
                 failures.append((method, path, token, answer.status_code))
@@ -62,6 +62,6 @@ def test_a_non_ascii_csrf_form_field_is_refused_everywhere(raw_client: TestClien
 def test_a_non_ascii_bounce_secret_is_refused(raw_client: TestClient, app: Any) -> None:
     app.state.settings = app.state.settings.model_copy(update={"bounce_secret": "s3cret"})
     for secret in NON_ASCII_TOKENS:
-        headers = {"X-Bounce-Secret": secret}
+        headers = {b"X-Bounce-Secret": secret}
         answer = raw_client.post("/hooks/bounce", json={"email": "x@example.com"}, headers=headers)
         assert answer.status_code == 403, (secret, answer.status_code)
