@@ -83,7 +83,8 @@ def _serve(settings: Settings, host: str, port: int, no_jobs: bool) -> int:
     if no_jobs:
         settings = settings.model_copy(update={"run_jobs": False})
     print(f"Ostraca is at http://{host}:{port}/ (database: {settings.sqlalchemy_url.split('@')[-1]})")
-    uvicorn.run(create_app(settings), host=host, port=port, proxy_headers=True, log_level="info")
+    # X-Forwarded-For is read by `client_address` through TRUSTED_PROXIES only, never by uvicorn itself.
+    uvicorn.run(create_app(settings), host=host, port=port, proxy_headers=False, log_level="info")
     return 0
 
 

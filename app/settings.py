@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cached_property
+from ipaddress import IPv4Network, IPv6Network, ip_network
 from pathlib import Path
 
 from pydantic import Field, field_validator, model_validator
@@ -11,6 +12,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 DEVELOPMENT_SECRET = "development-only-secret-change-me"
 ENVIRONMENTS = ("development", "production")
 MIN_PRODUCTION_SECRET_BYTES = 32  # the key signs session cookies and mail links: guessing it is forging them
+Network = IPv4Network | IPv6Network
 
 
 class Settings(BaseSettings):
@@ -31,7 +33,9 @@ class Settings(BaseSettings):
     sweep_lease_seconds: int = Field(300, description="how long a claimed wait is left to its claimer")
     sweep_max_attempts: int = Field(5, description="failed claims of a wait before its game is quarantined")
     outage_threshold_seconds: int = Field(300, description="a longer gap between sweeps is an outage")
-    login_attempts_per_minute: int = Field(10, description="per address and per e-mail")
+    login_attempts_per_minute: int = Field(
+        10, description="per address and account (an address: 3x, over all accounts; an account: 10x an hour)"
+    )
     signups_per_hour: int = Field(20, description="per address")
     orders_per_minute: int = Field(60, description="per user")
     default_language: str = Field("en", description="language when the browser says nothing we know")
@@ -44,6 +48,10 @@ class Settings(BaseSettings):
     your_turn_every_hours: float = Field(3.0, description="at most one 'your turn' mail per game this often")
     bounce_secret: str = Field("", description="shared secret of the bounce webhook; empty disables it")
     messages_per_minute: int = Field(6, description="game messages per user")
+    trusted_proxies: str = Field(
+        "", description="addresses or networks of the reverse proxies whose X-Forwarded-For is believed"
+    )
+    redis_url: str = Field("", description="redis://host:port/db shares the rate limits; empty: per process")
     signup_confirmation: bool | None = Field(
         None, description="sign-up waits for the address check (no account enumeration); empty: in production"
     )
@@ -54,6 +62,12 @@ class Settings(BaseSettings):
         """Only the documented values: a typo ("prod", "Production") must not quietly mean development."""
         if value not in ENVIRONMENTS:
             raise ValueError(f"ENVIRONMENT is 'development' or 'production', not {value!r}")
+        return value
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _check_proxies(cls, value: str) -> str:
+        parse_networks(value)  # raises ValueError on a bad address
         return value
 
     @model_validator(mode="after")
@@ -68,6 +82,10 @@ class Settings(BaseSettings):
                 "(for example: python3 -c 'import secrets; print(secrets.token_urlsafe(32))')"
             )
         return self
+
+    @cached_property
+    def trusted_proxy_networks(self) -> tuple[Network, ...]:
+        return parse_networks(self.trusted_proxies)
 
     @cached_property
     def sqlalchemy_url(self) -> str:
@@ -97,3 +115,8 @@ class Settings(BaseSettings):
     def secure_cookies(self) -> bool:
         """Cookies only over HTTPS: when asked, and in production whenever the public address is HTTPS."""
         return self.https_only_cookies or (not self.development and self.base_url.startswith("https://"))
+
+
+def parse_networks(text: str) -> tuple[Network, ...]:
+    """Comma-separated addresses or networks ("10.0.0.0/8, ::1"); ValueError on anything else."""
+    return tuple(ip_network(part.strip(), strict=False) for part in text.split(",") if part.strip())

@@ -103,6 +103,7 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         {"anonymous": 422},
     ),
     ("GET", "/", None, everyone(200)),
+    ("GET", "/api/docs", None, everyone(200)),
     ("GET", "/signup", None, everyone(200)),
     ("GET", "/login", None, everyone(200)),
     ("POST", "/signup", {}, {"anonymous": 422}),
@@ -130,6 +131,11 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         {"anonymous": 401, "banned": 401, "outsider": 200, "creator": 409},
     ),
     ("POST", f"/api/v1/games/{ACTIVE}/join", None, signed_in(409)),
+    ("GET", "/api/v1/invitations", None, signed_in(200)),
+    ("POST", f"/api/v1/games/{OPEN}/invitation/accept", None, signed_in(404)),  # nobody here is invited
+    ("POST", f"/api/v1/games/{OPEN}/invitation/decline", None, signed_in(404)),
+    ("POST", f"/games/{OPEN}/invitation/accept", {}, signed_in(404)),
+    ("POST", f"/games/{OPEN}/invitation/decline", {}, signed_in(404)),
     ("POST", f"/api/v1/games/{OPEN}/leave", None, signed_in(403)),
     (
         "POST",

@@ -32,6 +32,20 @@ class Friendship(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
+class GameInvitation(Base):
+    """`user_id` is invited into a forming game by `invited_by`, its creator: they are seated only if they
+    accept (nobody is put into a game without their consent)."""
+
+    __tablename__ = "game_invitations"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    invited_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
 class Block(Base):
     """`user_id` never sits at a table with `blocked_id` (both ways)."""
 

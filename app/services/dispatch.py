@@ -512,7 +512,7 @@ def _seat_offered(source: Source) -> dict[str, Any] | None:
 
 
 def _placed(source: Source) -> dict[str, Any] | None:
-    """The queue, or a friend (`by`), seated the recipient: in a forming game, a new one, or an open seat."""
+    """The queue seated the recipient: in a forming game, a new one, or an open seat."""
     game = source.game
     if game is None or not any(seat.user_id == source.user.id for seat in game.seats):
         return None  # they have left it since
@@ -520,6 +520,20 @@ def _placed(source: Source) -> dict[str, Any] | None:
     return {
         "by": str(by) if by else None,
         "how": str(source.data.get("how") or ""),
+        "taken": len(game.seats),
+        "total": game.players,
+        "url": source.game_url(),
+    }
+
+
+def _invited(source: Source) -> dict[str, Any] | None:
+    """A friend invites the recipient into their forming game (unless it is no longer forming)."""
+    game = source.game
+    if game is None or game.status != "open":
+        return None
+    by = source.data.get("by")
+    return {
+        "by": str(by) if by else None,
         "taken": len(game.seats),
         "total": game.players,
         "url": source.game_url(),
@@ -617,7 +631,7 @@ COMPOSERS: dict[str, Callable[[Source], dict[str, Any] | None]] = {
     "evicted": _player_gone,
     "seat_offered": _seat_offered,
     "queue_placed": _placed,
-    "friend_added": _placed,
+    "game_invitation": _invited,
     "pause_requested": _pause,
     "pause_removed": _pause,
     "game_over": _game_over,

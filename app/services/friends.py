@@ -1,7 +1,8 @@
 """Friends and blocks.
 
-A friends list is one person's own: adding someone needs nobody's consent, and lets you put them straight
-into a game you create (they are told) and name them as your replacement when you quit. A block works both
+A friends list is one person's own: adding someone needs nobody's consent, and gives no power over them. It
+lets you invite them into a game you create (they are seated only if they accept) and offer them your seat
+when you quit (they take it only if they want it). A block works both
 ways: the two are never seated at the same table (joining, the queue, an invitation or a replacement).
 Blocking someone also takes each off the other's friends list.
 """

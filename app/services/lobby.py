@@ -1,4 +1,11 @@
-"""Creating, joining, leaving, cancelling and listing games; a game starts when its last seat is taken."""
+"""Creating, joining, leaving, cancelling and listing games; a game starts when its last seat is taken.
+
+A creator may invite friends: each is told, and seated only if they accept (nobody is put into a game, with
+its time limit and its effect on their reliability, without their consent). An invitation keeps no seat:
+it is a standing offer to join while the game is forming and has a free seat, past the reliability gate.
+Whether an invited friend may sit (a ban, a block, the anti-collusion cap) is checked when they accept,
+against themselves: the creator is told nothing of the friend's standing, only (at creation) that they
+already share three unfinished games with them, which their own list of games shows anyway."""
 
 from __future__ import annotations
 
@@ -12,7 +19,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, defer, lazyload
 
 from app.games import registry
-from app.models import Game, Notification, Seat, SeatTenure, User
+from app.models import Game, GameInvitation, Notification, Seat, SeatTenure, User
 from app.services import absence, draft, friends, matchmaking, notify, play, sanctions
 from app.services.errors import ServiceError, not_found
 from app.services.names import generate_game_name
@@ -35,7 +42,7 @@ def create_game(
     min_reliability: int | None = None,
     now: datetime,
 ) -> Game:
-    """A new game with its creator seated, and the creator's friends put straight in (they are told)."""
+    """A new game with its creator seated; the creator's friends are invited (and told)."""
     invited = friends.friends_named(session, creator, friends_invited)
     game = new_game(
         session,
@@ -51,12 +58,67 @@ def create_game(
     )
     if len(invited) >= players:
         raise ServiceError("invalid_input", "You invited more friends than the game has seats.", "friends")
+    capped = matchmaking.at_cap(session, creator.id)  # the creator's own games: telling them leaks nothing
+    if any(friend.id in capped for friend in invited):
+        raise ServiceError(
+            "shared_games_cap", "You would share more than three unfinished games with the same player."
+        )
     for friend in invited:
-        matchmaking.check_may_sit(session, game, friend, gate=False)
-        seat_player(session, game, friend, now, kind="friend_added", data={"by": creator.display_name})
+        session.add(GameInvitation(game_id=game.id, user_id=friend.id, invited_by=creator.id, created_at=now))
+    notify.notify_users(
+        session, [friend.id for friend in invited], "game_invitation", {"by": creator.display_name}, game.id
+    )
     play.announce(session, game)
     session.commit()
     return game
+
+
+def invitations_of(session: Session, user: User) -> list[Game]:
+    """The forming games the user is invited into (and not seated in yet), newest first."""
+    query = (
+        select(Game)
+        .join(GameInvitation, GameInvitation.game_id == Game.id)
+        .where(GameInvitation.user_id == user.id, Game.status == "open")
+        .order_by(GameInvitation.created_at.desc(), Game.id.desc())
+        .options(defer(Game.state), defer(Game.standings))
+    )
+    return list(session.scalars(query.limit(LIST_LIMIT)))
+
+
+def is_invited(session: Session, user: User | None, game: Game) -> bool:
+    if user is None or game.status != "open" or any(seat.user_id == user.id for seat in game.seats):
+        return False
+    return session.get(GameInvitation, (game.id, user.id)) is not None
+
+
+def accept_invitation(session: Session, user: User, game_id: int, now: datetime) -> Game:
+    """Take a seat in the game one is invited into; the usual checks but the reliability gate apply."""
+    game = _locked_game(session, game_id)
+    invitation = _invitation(session, user, game)
+    _require_open(game)
+    if any(seat.user_id == user.id for seat in game.seats):
+        raise ServiceError("already_joined", "You are already in this game.")
+    if len(game.seats) >= game.players:
+        raise ServiceError("game_full", "This game is full.")
+    matchmaking.check_may_sit(session, game, user, gate=False)
+    session.delete(invitation)
+    seat_player(session, game, user, now)
+    play.announce(session, game)
+    session.commit()
+    return game
+
+
+def decline_invitation(session: Session, user: User, game_id: int) -> None:
+    game = _locked_game(session, game_id)
+    session.delete(_invitation(session, user, game))
+    session.commit()
+
+
+def _invitation(session: Session, user: User, game: Game) -> GameInvitation:
+    invitation = session.get(GameInvitation, (game.id, user.id))
+    if invitation is None:
+        raise not_found("You have no invitation to this game.")
+    return invitation
 
 
 def new_game(
@@ -76,6 +138,8 @@ def new_game(
     if not registry.known(game_type):
         raise ServiceError("invalid_input", "There is no such game type.", "game_type")
     sanctions.check_may_join(creator, now)
+    if name:
+        sanctions.check_may_write_to_players(creator, now)
     rules = registry.get(game_type)
     if not rules.min_players <= players <= rules.max_players:
         raise ServiceError(
@@ -128,10 +192,11 @@ def _validated_options(options_model: Any, raw: Mapping[str, Any]) -> dict[str, 
         ) from None
 
 
-def rename_game(session: Session, user: User, game_id: int, name: str) -> Game:
+def rename_game(session: Session, user: User, game_id: int, name: str, now: datetime) -> Game:
     game = _locked_game(session, game_id)
     if game.creator_id != user.id:
         raise ServiceError("forbidden", "Only the game's creator may rename it.")
+    sanctions.check_may_write_to_players(user, now)
     game.name = _check_name(name)
     session.commit()
     return game

@@ -82,8 +82,8 @@ def post(
     )
     session.add(message)
     session.flush()
-    _notify(session, game, message, recipients, user)
-    play.announce(session, game)
+    readers = _notify(session, game, message, recipients, user)
+    play.announce(session, game, None if readers is None else [*readers, user.id])
     session.commit()
     return message
 
@@ -119,13 +119,18 @@ def _check_rate(session: Session, user: User, now: datetime, per_minute: int) ->
         raise ServiceError("rate_limited", "You are posting too fast: wait a minute and try again.")
 
 
-def _notify(session: Session, game: Game, message: GameMessage, recipients: list[int], author: User) -> None:
+def _notify(
+    session: Session, game: Game, message: GameMessage, recipients: list[int], author: User
+) -> list[int] | None:
+    """Tell the readers of the message; returns them for a private one (None: the board, everyone's)."""
     data: dict[str, Any] = {"message_id": message.id}
     if not recipients:
         notify.notify_game(session, game, "board_post", data, exclude=[author.id])
-        return
+        return None
     holders = [s.user_id for s in game.seats if s.number in recipients and s.status == "playing"]
-    notify.notify_users(session, [u for u in holders if u is not None], "private_message", data, game.id)
+    readers = [u for u in holders if u is not None]
+    notify.notify_users(session, readers, "private_message", data, game.id)
+    return readers
 
 
 def visible_messages(session: Session, game: Game, user: User | None, limit: int = SHOWN) -> list[Shown]:

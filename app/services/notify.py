@@ -44,7 +44,7 @@ KINDS: dict[str, Kind] = {
         Kind("evicted", "immediate"),
         Kind("seat_offered", "immediate"),
         Kind("queue_placed", "immediate"),  # the player queue put you into a game
-        Kind("friend_added", "immediate"),  # a friend put you into the game they created
+        Kind("game_invitation", "immediate"),  # a friend invites you into the game they created
         Kind("pause_requested", "immediate"),
         Kind("pause_removed", "digest"),
         Kind("game_over", "immediate"),

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from app import clock
 from app.models import PauseRequest, User
-from app.services import deadlines, notices
+from app.services import deadlines, notices, sanctions
 from app.services.calendars import as_pause
 from app.services.errors import ServiceError, not_found
 
@@ -72,6 +72,8 @@ def request_pause(
 ) -> PauseResult:
     """Pause all the user's games from `first_day` to `last_day` (whole days in the user's zone)."""
     reason = " ".join(reason.split())
+    if reason:  # mailed to the co-players
+        sanctions.check_may_write_to_players(user, now)
     if len(reason) > REASON_LENGTH:
         raise ServiceError("invalid_input", "The reason has at most 200 characters.", "reason")
     _check_request(session, user, first_day, last_day, now)

@@ -7,7 +7,9 @@ through `apply_order`, so the order log is complete and a game can always be rep
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import threading
+from collections import OrderedDict
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -217,16 +219,18 @@ def _finish(session: Session, game: Game, rules: GameRules[Any], state: Any, now
             session.add(Notification(user_id=seat.user_id, game_id=game.id, kind="game_over", data={}))
 
 
-def announce(session: Session, game: Game) -> None:
-    """Tell live pages that the game moved, once the transaction commits (never for a rollback)."""
+def announce(session: Session, game: Game, audience: Collection[int] | None = None) -> None:
+    """Tell live pages that the game moved, once the transaction commits (never for a rollback);
+    `audience`: only the pages of these users (news that is not everyone's, such as a private message)."""
     game_id, version = game.id, game.version
+    users = None if audience is None else frozenset(audience)
     if session.get_bind().dialect.name == "postgresql":
         session.execute(
             text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": live.CHANNEL, "payload": live.notify_payload(game_id, version)},
+            {"channel": live.CHANNEL, "payload": live.notify_payload(game_id, version, users)},
         )
     else:
-        event.listen(session, "after_commit", lambda _s: live.BUS.publish(game_id, version), once=True)
+        event.listen(session, "after_commit", lambda _s: live.BUS.publish(game_id, version, users), once=True)
 
 
 def _wait_rows(session: Session, game_id: int) -> list[WaitRow]:
@@ -368,17 +372,55 @@ def as_json(document: Any) -> Any:
     return json.loads(json.dumps(document))
 
 
+@dataclass(frozen=True)
+class Replayed:
+    state: Any  # never mutated: rules return new states
+    orders: int
+    matches_stored_state: bool
+
+
+class ReplayCache:
+    """The last replays, per game and version: a version is never replayed twice by one process (the
+    replay of a long game costs about half a second; a new order makes a new version)."""
+
+    def __init__(self, size: int = 32) -> None:
+        self.size = size
+        self._entries: OrderedDict[tuple[int, int, int], Replayed] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, session: Session, game: Game) -> Replayed:
+        key = (game.id, game.seed, game.version)  # the seed: a database that was emptied reuses ids
+        with self._lock:
+            if key in self._entries:
+                self._entries.move_to_end(key)
+                return self._entries[key]
+        replayed = self._replay(session, game)
+        with self._lock:
+            self._entries[key] = replayed
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+        return replayed
+
+    @staticmethod
+    def _replay(session: Session, game: Game) -> Replayed:
+        rules = registry.get(game.game_type)
+        orders = effective_orders(session, game.id)
+        rebuilt = state_after(game, orders)
+        return Replayed(rebuilt, len(orders), as_json(rules.dump(rebuilt)) == as_json(game.state))
+
+
+REPLAYS = ReplayCache()
+
+
 def replay(session: Session, game_id: int, user: User | None) -> dict[str, Any]:
     game = get_game(session, game_id)
     if game.state is None:
         raise ServiceError("wrong_status", "This game has not started.")
-    rules = registry.get(game.game_type)
-    orders = effective_orders(session, game.id)
-    rebuilt = state_after(game, orders)
+    replayed = REPLAYS.get(session, game)
     return {
         "game_id": game.id,
         "version": game.version,
-        "orders": len(orders),
-        "matches_stored_state": as_json(rules.dump(rebuilt)) == as_json(game.state),
-        "view": rules.view(rebuilt, viewer_seat(game, user)),
+        "orders": replayed.orders,
+        "matches_stored_state": replayed.matches_stored_state,
+        "view": registry.get(game.game_type).view(replayed.state, viewer_seat(game, user)),
     }

@@ -25,6 +25,13 @@ def is_banned(user: User, now: datetime) -> bool:
     return in_force(user.banned_until, now)
 
 
+def check_may_write_to_players(user: User, now: datetime) -> None:
+    """A muted user writes nothing that other players are shown or mailed: messages, game names, pause
+    reasons (a mute that stopped only messages would leave them those other ways to speak)."""
+    if in_force(user.muted_until, now):
+        raise ServiceError("muted", "You are muted for now: you cannot write to other players.")
+
+
 def shown_end(until: datetime | None) -> datetime | None:
     """The end to show a user: None for a permanent sanction."""
     return None if until is None or until >= PERMANENT else until

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
+from ipaddress import ip_address
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
@@ -15,9 +16,10 @@ from starlette.responses import Response
 from app.models import User
 from app.services import accounts, sanctions
 from app.services.errors import ServiceError
-from app.settings import Settings
+from app.settings import Network, Settings
 from app.web.i18n import Translator, pick_language
 from app.web.ratelimit import RateLimiter
+from app.web.security import same_secret
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CSRF_HEADER = "x-csrf-token"
@@ -123,7 +125,7 @@ async def csrf_protect(request: Request) -> None:
         ("application/x-www-form-urlencoded", "multipart/form-data")
     ):
         sent = (await request.form()).get(CSRF_FIELD)
-    if not expected or not isinstance(sent, str) or not secrets.compare_digest(sent, str(expected)):
+    if not expected or not isinstance(sent, str) or not same_secret(sent, str(expected)):
         raise ServiceError("csrf_failed", "This form has expired: reload the page and try again.")
     origin = request.headers.get("origin")
     if origin and origin != "null" and _host_of(origin) != request.headers.get("host"):
@@ -135,7 +137,28 @@ def _host_of(origin: str) -> str:
 
 
 def client_address(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    """The address the rate limits count: the socket's peer, or, when the peer is a trusted proxy, the
+    nearest address in X-Forwarded-For that is not one (every hop left of it could have been made up)."""
+    settings: Settings = request.app.state.settings
+    peer = request.client.host if request.client else "unknown"
+    forwarded = ",".join(request.headers.getlist("x-forwarded-for"))
+    return forwarded_client(peer, forwarded, settings.trusted_proxy_networks)
+
+
+def forwarded_client(peer: str, forwarded_for: str, trusted: Sequence[Network]) -> str:
+    hops = [hop.strip() for hop in forwarded_for.split(",") if hop.strip()]
+    address = peer
+    while _is_trusted(address, trusted) and hops:
+        address = hops.pop()
+    return address[:64]
+
+
+def _is_trusted(address: str, trusted: Sequence[Network]) -> bool:
+    try:
+        ip = ip_address(address)
+    except ValueError:  # "unknown", or a hop that is no address: trust stops there
+        return False
+    return any(ip in network for network in trusted)
 
 
 def translator(request: Request, user: User | None) -> Translator:

@@ -221,7 +221,7 @@ KIND_TITLES = {
     "evicted": N_("You were evicted"),
     "seat_offered": N_("Seats offered to you"),
     "queue_placed": N_("Seated by the player queue"),
-    "friend_added": N_("Put into a game by a friend"),
+    "game_invitation": N_("Invitations to a friend's game"),
     "pause_requested": N_("Pauses"),
     "pause_removed": N_("Pauses removed"),
     "game_over": N_("Games over"),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hmac
+
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # No inline script anywhere (htmx runs with allowEval off), no plugins, no framing, forms post home only.
@@ -20,8 +22,16 @@ HEADERS = [
 HSTS = (b"strict-transport-security", b"max-age=31536000; includeSubDomains")
 
 
+NO_STORE = (b"cache-control", b"private, no-store")
+CACHEABLE_PREFIXES = ("/static/", "/api/docs/assets/")
+
+
 class SecurityHeadersMiddleware:
-    """Adds the headers to every HTTP response; over HTTPS (`https`), HSTS too."""
+    """Adds the headers to every HTTP response; over HTTPS (`https`), HSTS too.
+
+    A response that sets its own Content-Security-Policy or Cache-Control keeps it. Every other response
+    but the static files is `private, no-store`: pages, fragments and the API carry a player's hidden view,
+    the CSRF token or private messages, which no shared cache (nor the browser's disk) may keep."""
 
     def __init__(self, app: ASGIApp, https: bool = False) -> None:
         self.app = app
@@ -32,10 +42,23 @@ class SecurityHeadersMiddleware:
             await self.app(scope, receive, send)
             return
 
+        cacheable = scope["path"].startswith(CACHEABLE_PREFIXES)
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message.setdefault("headers", [])
-                message["headers"] = list(message["headers"]) + self.headers
+                headers = list(message.get("headers", []))
+                present = {name.lower() for name, _ in headers}
+                headers += [(name, value) for name, value in self.headers if name not in present]
+                if not cacheable and NO_STORE[0] not in present:
+                    headers.append(NO_STORE)
+                message["headers"] = headers
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def same_secret(sent: str, expected: str) -> bool:
+    """A constant-time comparison of two secrets as UTF-8 bytes (any text a client sends compares)."""
+    return hmac.compare_digest(
+        sent.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass")
+    )

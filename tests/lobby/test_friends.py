@@ -1,5 +1,5 @@
-"""Friends and blocks: the lists, friends put straight into a new game (and told), the named replacement
-who must be a friend, and blocked players never seated together whichever way in."""
+"""Friends and blocks: the lists, friends invited into a new game (told, and seated only if they accept),
+the named replacement who must be a friend, and blocked players never seated together whichever way in."""
 
 from __future__ import annotations
 
@@ -36,15 +36,19 @@ def test_blocking_ends_friendship_both_ways_and_stops_new_ones(db: Session) -> N
     friends.add_friend(db, ann, "Ben", NOW)
 
 
-def test_friends_are_put_straight_into_a_new_game_and_told(db: Session) -> None:
+def test_friends_are_invited_into_a_new_game_and_told_but_not_seated(db: Session) -> None:
     ann, ben, _cat = make_users(db, "Ann", "Ben", "Cat")
     friends.add_friend(db, ann, "Ben", NOW)
     made = lobby.create_game(
         db, ann, game_type="fake", players=3, time_limit_hours=24, friends_invited=["Ben"], now=NOW
     )
-    assert members(db, made.id) == {ann.id, ben.id}
+    assert members(db, made.id) == {ann.id}  # nobody is seated without their consent
     told = db.scalars(select(Notification).where(Notification.user_id == ben.id)).all()
-    assert [(n.kind, n.game_id, n.data) for n in told] == [("friend_added", made.id, {"by": "Ann"})]
+    assert [(n.kind, n.game_id, n.data) for n in told] == [("game_invitation", made.id, {"by": "Ann"})]
+    assert [game.id for game in lobby.invitations_of(db, ben)] == [made.id]
+    lobby.accept_invitation(db, ben, made.id, NOW)
+    assert members(db, made.id) == {ann.id, ben.id}
+    assert lobby.invitations_of(db, ben) == []
     refused(
         db,
         "invalid_input",
@@ -54,13 +58,14 @@ def test_friends_are_put_straight_into_a_new_game_and_told(db: Session) -> None:
     )  # Cat is not on Ann's list
 
 
-def test_friends_filling_every_seat_start_the_game(db: Session) -> None:
-    ann, _ben = make_users(db, "Ann", "Ben")
+def test_friends_filling_every_seat_start_the_game_once_they_accept(db: Session) -> None:
+    ann, ben = make_users(db, "Ann", "Ben")
     friends.add_friend(db, ann, "Ben", NOW)
     made = lobby.create_game(
         db, ann, game_type="fake", players=2, time_limit_hours=24, friends_invited=["Ben"], now=NOW
     )
-    assert made.status == "active"
+    assert made.status == "open"
+    assert lobby.accept_invitation(db, ben, made.id, NOW).status == "active"
 
 
 def test_the_named_replacement_must_be_a_friend(db: Session) -> None:
@@ -84,15 +89,14 @@ def test_blocked_players_never_sit_together(db: Session) -> None:
     refused(db, "blocked", lambda: seats.take_seat(db, ann, running, seat, NOW))
     friends.add_friend(db, dan, "Ann", NOW)
     friends.add_friend(db, dan, "Ben", NOW)
-    refused(
-        db,
-        "blocked",
-        lambda: lobby.create_game(
-            db, dan, game_type="fake", players=3, time_limit_hours=24, friends_invited=["Ann", "Ben"], now=NOW
-        ),
+    # Inviting both tells Dan nothing of their block; the second to accept is refused (and knows why).
+    both = lobby.create_game(
+        db, dan, game_type="fake", players=3, time_limit_hours=24, friends_invited=["Ann", "Ben"], now=NOW
     )
+    lobby.accept_invitation(db, ann, both.id, NOW)
+    refused(db, "blocked", lambda: lobby.accept_invitation(db, ben, both.id, NOW))
     hidden = {t.game.id: [o.kind for o in t.obstacles] for t in open_games.open_tables(db, ann, NOW).hidden}
-    assert hidden == {open_game: ["blocked"], running: ["blocked"]}
+    assert hidden == {open_game: ["blocked"], running: ["blocked"]}, hidden
 
 
 def test_the_queue_never_seats_blocked_players_together(db: Session) -> None:

@@ -125,13 +125,13 @@ def queue_placed(db: Session, language: str) -> Case:
     return Case(bruno, f"/games/{placed[0].game_id}", "queue_placed")
 
 
-def friend_added(db: Session, language: str) -> Case:
+def game_invitation(db: Session, language: str) -> Case:
     alice, bruno = _players(db, language)
     friends.add_friend(db, alice, "Bruno", NOW)
     game = lobby.create_game(
         db, alice, game_type="fake", players=3, time_limit_hours=24, friends_invited=["Bruno"], now=NOW
     )
-    return Case(bruno, f"/games/{game.id}", "friend_added")
+    return Case(bruno, f"/games/{game.id}", "game_invitation")
 
 
 def _pause(kind: str) -> Callable[[Session, str], Case]:
@@ -203,7 +203,7 @@ SCENARIOS: dict[str, Callable[[Session, str], Case]] = {
     "evicted": evicted,
     "seat_offered": seat_offered,
     "queue_placed": queue_placed,
-    "friend_added": friend_added,
+    "game_invitation": game_invitation,
     "pause_requested": _pause("pause_requested"),
     "pause_removed": _pause("pause_removed"),
     "game_over": game_over,

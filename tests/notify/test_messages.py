@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -157,7 +160,9 @@ def test_posting_tells_the_live_pages(
     if database_url.startswith("sqlite"):  # one process: the local bus, after the commit
         published: list[tuple[int, int]] = []
         monkeypatch.setattr(
-            live.BUS, "publish", lambda game_id, version: published.append((game_id, version))
+            live.BUS,
+            "publish",
+            lambda game_id, version, audience=None: published.append((game_id, version)),
         )
         messages.post(db, alice, game.id, "news", now=NOW, per_minute=9)
         assert published == [(game.id, game.version)]
@@ -170,6 +175,58 @@ def test_posting_tells_the_live_pages(
         messages.post(db, alice, game.id, "news", now=NOW, per_minute=9)
         heard = [note.payload for note in listener.notifies(timeout=5, stop_after=1)]
     assert heard == [live.notify_payload(game.id, game.version)]
+
+
+def test_a_private_message_reaches_only_its_readers_live_streams(
+    db: Session, monkeypatch: pytest.MonkeyPatch, database_url: str
+) -> None:
+    """Spectators and the other seats never learn, from the live stream, that a private message was sent."""
+    alice, bruno, chloe, game = _three(db)
+    if database_url.startswith("sqlite"):
+        heard = asyncio.run(
+            _heard_by(game.id, [alice.id, bruno.id, chloe.id, None], lambda: _private(db, alice, bruno, game))
+        )
+        assert heard == {alice.id: [game.version], bruno.id: [game.version], chloe.id: [], None: []}
+        return
+    import psycopg
+
+    dsn = database_url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(dsn, autocommit=True) as listener:
+        listener.execute(f"LISTEN {live.CHANNEL}")
+        _private(db, alice, bruno, game)
+        payloads = [note.payload for note in listener.notifies(timeout=5, stop_after=1)]
+    assert payloads == [live.notify_payload(game.id, game.version, {alice.id, bruno.id})]
+    bus = live.LiveBus()
+    heard = asyncio.run(
+        _heard_by(game.id, [bruno.id, chloe.id, None], lambda: _replay_notes(bus, payloads), bus)
+    )
+    assert heard == {bruno.id: [game.version], chloe.id: [], None: []}
+
+
+def _private(db: Session, author: User, reader: User, game: Game) -> None:
+    messages.post(db, author, game.id, "psst", to_seats=[seat_of(game, reader)], now=NOW, per_minute=9)
+
+
+def _replay_notes(bus: live.LiveBus, payloads: list[str]) -> None:
+    """What the LISTEN loop does with each notification."""
+    for payload in payloads:
+        news = json.loads(payload)
+        audience = news.get("to")
+        bus.publish(news["game"], news["version"], None if audience is None else set(audience))
+
+
+async def _heard_by(
+    game_id: int, viewers: list[int | None], action: Any, bus: live.LiveBus = live.BUS
+) -> dict[int | None, list[int]]:
+    async with contextlib.AsyncExitStack() as stack:
+        queues = {
+            viewer: await stack.enter_async_context(bus.subscribe(game_id, viewer)) for viewer in viewers
+        }
+        await asyncio.to_thread(action)
+        await asyncio.sleep(0.05)  # the bus hands news over through the loop
+        return {
+            viewer: [queue.get_nowait() for _ in range(queue.qsize())] for viewer, queue in queues.items()
+        }
 
 
 def test_an_htmx_post_returns_a_fresh_form_and_the_new_list(db: Session, mail_client: TestClient) -> None:

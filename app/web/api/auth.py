@@ -74,6 +74,7 @@ def login(body: LogIn, request: Request, session: DB, limiter: Limiter, now: Now
     """A banned account gets 403 `account_banned`, with the ban's `reason` and `until` in `details`."""
     limiter.log_in(client_address(request), body.email)
     user = accounts.authenticate(session, body.email, body.password, now)
+    limiter.logged_in(client_address(request), body.email)
     log_in(request, session, user)
     return Me.of(user, csrf_token(request))
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 from pydantic import TypeAdapter
 
 from app.games import registry
@@ -19,7 +19,7 @@ from app.web.api.schemas import (
     OrderIn,
     WaitOut,
 )
-from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now
+from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, client_address
 
 router = APIRouter(tags=["games"], responses=ERROR_RESPONSES)
 
@@ -58,7 +58,8 @@ def list_games(session: DB, status: Literal["open", "active", "finished"] = "ope
 
 
 @router.post("/games", status_code=201)
-def create_game(body: GameCreate, session: DB, user: CurrentUser, now: Now) -> GameSummary:
+def create_game(body: GameCreate, session: DB, user: CurrentUser, now: Now, limiter: Limiter) -> GameSummary:
+    limiter.game_creation(user.id)
     game = lobby.create_game(
         session,
         user,
@@ -103,13 +104,33 @@ def detail(view: play.GameView) -> GameDetail:
 
 
 @router.post("/games/{game_id}/rename")
-def rename_game(game_id: int, body: GameRename, session: DB, user: CurrentUser) -> GameSummary:
-    return GameSummary.of(lobby.rename_game(session, user, game_id, body.name))
+def rename_game(
+    game_id: int, body: GameRename, session: DB, user: CurrentUser, limiter: Limiter, now: Now
+) -> GameSummary:
+    limiter.rename(user.id)
+    return GameSummary.of(lobby.rename_game(session, user, game_id, body.name, now))
 
 
 @router.post("/games/{game_id}/join")
 def join_game(game_id: int, session: DB, user: CurrentUser, now: Now) -> GameSummary:
     return GameSummary.of(lobby.join_game(session, user, game_id, now))
+
+
+@router.get("/invitations")
+def my_invitations(session: DB, user: CurrentUser) -> list[GameSummary]:
+    """The forming games you are invited into: you are seated only if you accept."""
+    return [GameSummary.of(game) for game in lobby.invitations_of(session, user)]
+
+
+@router.post("/games/{game_id}/invitation/accept")
+def accept_invitation(game_id: int, session: DB, user: CurrentUser, now: Now) -> GameSummary:
+    return GameSummary.of(lobby.accept_invitation(session, user, game_id, now))
+
+
+@router.post("/games/{game_id}/invitation/decline", status_code=204)
+def decline_invitation(game_id: int, session: DB, user: CurrentUser) -> Response:
+    lobby.decline_invitation(session, user, game_id)
+    return Response(status_code=204)
 
 
 @router.post("/games/{game_id}/leave")
@@ -150,5 +171,7 @@ def game_log(game_id: int, session: DB, user: MaybeUser) -> list[EventOut]:
 
 
 @router.get("/games/{game_id}/replay")
-def replay(game_id: int, session: DB, user: MaybeUser) -> dict[str, Any]:
+def replay(game_id: int, request: Request, session: DB, user: MaybeUser, limiter: Limiter) -> dict[str, Any]:
+    """The state rebuilt from the order log (cached per game version), as the caller may see it."""
+    limiter.replay(client_address(request))
     return play.replay(session, game_id, user)

@@ -84,7 +84,9 @@ class GameCreate(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     name: str | None = Field(None, max_length=80)
     absence: dict[str, Any] | None = None  # the absence ladder's settings (defaults: 80%, 4, 2)
-    friends: list[str] = Field(default_factory=list, max_length=16)  # put straight in (names of friends)
+    friends: list[str] = Field(
+        default_factory=list, max_length=16
+    )  # invited (names of friends): seated once they accept
     min_reliability: int | None = Field(None, ge=0, le=100)  # the join gate, a reliability percentage
 
 

@@ -13,7 +13,7 @@ from app.services import draft, friends, open_games, profiles, queue, ratings
 from app.services.errors import not_found
 from app.services.paging import Page
 from app.web.api.schemas import ERROR_RESPONSES, GameSummary
-from app.web.deps import DB, CurrentUser, MaybeUser, Now
+from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now
 
 router = APIRouter(tags=["players"], responses=ERROR_RESPONSES)
 
@@ -53,15 +53,17 @@ def my_queue(session: DB, user: CurrentUser) -> list[QueueEntryOut]:
 
 @router.put("/queue/{game_type}")
 def enter_queue(
-    game_type: str, body: queue.QueuePreferences, session: DB, user: CurrentUser, now: Now
+    game_type: str, body: queue.QueuePreferences, session: DB, user: CurrentUser, now: Now, limiter: Limiter
 ) -> list[PlacementOut]:
     """Enter the queue of a game type (or change your entry); the placements this made, yours included."""
+    limiter.queue_change(user.id)
     placed = queue.enter(session, user, game_type, body, now)
     return [PlacementOut(user_id=p.user_id, game_id=p.game_id, how=p.how) for p in placed]
 
 
 @router.delete("/queue/{game_type}", status_code=204)
-def leave_queue(game_type: str, session: DB, user: CurrentUser) -> Response:
+def leave_queue(game_type: str, session: DB, user: CurrentUser, limiter: Limiter) -> Response:
+    limiter.queue_change(user.id)
     queue.leave(session, user, game_type)
     return Response(status_code=204)
 

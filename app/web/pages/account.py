@@ -94,6 +94,7 @@ def login(
         if error.code != "account_banned" or error.details is None:
             raise
         return render(request, "moderation/banned.html", None, {"ban": error.details}, status_code=403)
+    limiter.logged_in(client_address(request), email)
     log_in(request, session, user)
     return _home(next)
 

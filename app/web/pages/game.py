@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
 from sse_starlette.sse import EventSourceResponse
+from starlette.concurrency import run_in_threadpool
 from starlette.responses import RedirectResponse, Response
 
 from app.games import registry
@@ -14,7 +15,7 @@ from app.services import lobby, play
 from app.services.errors import ServiceError
 from app.services.live import BUS
 from app.web import advciv_map
-from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, render
+from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, optional_user, render
 from app.web.forms import FormFields
 from app.web.pages.messages import look, look_from_stream, message_context
 
@@ -56,7 +57,10 @@ def _context(view: play.GameView, now: datetime) -> dict[str, Any]:
 def game_page(request: Request, game_id: int, session: DB, user: MaybeUser, now: Now) -> Response:
     view = play.game_view(session, game_id, user)
     look(session, user, game_id, now)
-    return render(request, "game.html", user, {**_context(view, now), **message_context(session, view, user)})
+    invited = {"invited": lobby.is_invited(session, user, view.game)}
+    return render(
+        request, "game.html", user, {**_context(view, now), **message_context(session, view, user), **invited}
+    )
 
 
 @router.get("/games/{game_id}/fragment")
@@ -73,8 +77,12 @@ def game_fragment(
 
 @router.get("/games/{game_id}/live")
 async def game_live(request: Request, game_id: int) -> EventSourceResponse:
+    """The game's versions as they move (a 404 for a game that does not exist), as the viewer may hear of
+    them: news meant for some users only, such as a private message, reaches only their streams."""
+    viewer = await run_in_threadpool(_stream_viewer, request, game_id)
+
     async def versions() -> AsyncIterator[dict[str, str]]:
-        async with BUS.subscribe(game_id) as queue:
+        async with BUS.subscribe(game_id, viewer) as queue:
             while not await request.is_disconnected():
                 await look_from_stream(request, game_id)  # an open live stream counts as looking
                 try:
@@ -86,10 +94,30 @@ async def game_live(request: Request, game_id: int) -> EventSourceResponse:
     return EventSourceResponse(versions(), ping=LIVE_PING_SECONDS)
 
 
+def _stream_viewer(request: Request, game_id: int) -> int | None:
+    """The user watching (None: anonymous) of a game that exists; a stream holds no database session."""
+    with request.app.state.sessions() as session:
+        play.get_game(session, game_id)
+        user = optional_user(request, session)
+        return user.id if user is not None else None
+
+
 @router.post("/games/{game_id}/join")
 def join(game_id: int, session: DB, user: CurrentUser, now: Now) -> Response:
     lobby.join_game(session, user, game_id, now)
     return _back(game_id)
+
+
+@router.post("/games/{game_id}/invitation/accept")
+def accept_invitation(game_id: int, session: DB, user: CurrentUser, now: Now) -> Response:
+    lobby.accept_invitation(session, user, game_id, now)
+    return _back(game_id)
+
+
+@router.post("/games/{game_id}/invitation/decline")
+def decline_invitation(game_id: int, session: DB, user: CurrentUser) -> Response:
+    lobby.decline_invitation(session, user, game_id)
+    return RedirectResponse("/", 303)
 
 
 @router.post("/games/{game_id}/leave")
@@ -106,9 +134,15 @@ def cancel(game_id: int, session: DB, user: CurrentUser) -> Response:
 
 @router.post("/games/{game_id}/rename")
 def rename(
-    game_id: int, session: DB, user: CurrentUser, name: Annotated[str, Form(max_length=200)]
+    game_id: int,
+    session: DB,
+    user: CurrentUser,
+    limiter: Limiter,
+    now: Now,
+    name: Annotated[str, Form(max_length=200)],
 ) -> Response:
-    lobby.rename_game(session, user, game_id, name)
+    limiter.rename(user.id)
+    lobby.rename_game(session, user, game_id, name, now)
     return _back(game_id)
 
 

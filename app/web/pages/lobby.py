@@ -10,7 +10,7 @@ from starlette.responses import RedirectResponse, Response
 from app.games import registry
 from app.services import lobby, open_games, queue
 from app.services.errors import ServiceError
-from app.web.deps import DB, CurrentUser, MaybeUser, Now, render
+from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, render
 from app.web.forms import FormFields
 
 router = APIRouter()
@@ -35,6 +35,7 @@ def lobby_page(
         "tabs": TABS,
         "games": [t.game for t in tables.games] if tables else lobby.list_games(session, tab),
         "mine": lobby.my_games(session, user) if user else [],
+        "invitations": lobby.invitations_of(session, user) if user else [],
         "counts": lobby.count_games(session),
         "titles": {rules.id: rules.title for rules in registry.all_games()},
         "open_seats": tables.open_seats if tables else [],  # running games' seats
@@ -67,7 +68,8 @@ def new_game_page(request: Request, user: CurrentUser) -> Response:
 
 
 @router.post("/games")
-def create_game(session: DB, user: CurrentUser, now: Now, fields: FormFields) -> Response:
+def create_game(session: DB, user: CurrentUser, now: Now, limiter: Limiter, fields: FormFields) -> Response:
+    limiter.game_creation(user.id)
     options = fields.pop("options", {})
     time_limit = str(fields.get("time_limit_hours", "")).strip()
     try:

@@ -11,7 +11,6 @@ instead of a session, so this router has no CSRF check and is mounted by app.mai
 
 from __future__ import annotations
 
-import secrets
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Request
@@ -23,6 +22,7 @@ from app.services.errors import ServiceError, not_found
 from app.services.mail import domain_of
 from app.web.deps import DB, AppSettings, MaybeUser, Now, render, translator
 from app.web.emails import KIND_TITLES
+from app.web.security import same_secret
 
 router = APIRouter(include_in_schema=False)
 
@@ -99,7 +99,7 @@ def bounce(
     x_bounce_secret: Annotated[str, Header()] = "",
 ) -> dict[str, bool]:
     """JSON {"email": ..., "reason": ...}; answers the same whether or not the address is known."""
-    if not settings.bounce_secret or not secrets.compare_digest(x_bounce_secret, settings.bounce_secret):
+    if not settings.bounce_secret or not same_secret(x_bounce_secret, settings.bounce_secret):
         raise ServiceError("forbidden", "This hook needs its secret.")
     notify.mark_failing(session, body.email, body.reason, now)
     return {"ok": True}

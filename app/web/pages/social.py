@@ -11,7 +11,7 @@ from starlette.responses import RedirectResponse, Response
 from app.games import registry
 from app.services import draft, friends, profiles, queue, ratings, summaries
 from app.services.errors import ServiceError
-from app.web.deps import DB, CurrentUser, MaybeUser, Now, render
+from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, render
 from app.web.forms import FormFields
 
 router = APIRouter()
@@ -56,14 +56,16 @@ def queue_form(fields: dict[str, Any]) -> queue.QueuePreferences:
 
 
 @router.post("/queue")
-def enter_queue(session: DB, user: CurrentUser, now: Now, fields: FormFields) -> Response:
+def enter_queue(session: DB, user: CurrentUser, now: Now, limiter: Limiter, fields: FormFields) -> Response:
+    limiter.queue_change(user.id)
     placed = queue.enter(session, user, str(fields.get("game_type", "")), queue_form(fields), now)
     mine = next((placement for placement in placed if placement.user_id == user.id), None)
     return _to(f"/games/{mine.game_id}" if mine else "/queue")
 
 
 @router.post("/queue/{game_type}/leave")
-def leave_queue(game_type: str, session: DB, user: CurrentUser) -> Response:
+def leave_queue(game_type: str, session: DB, user: CurrentUser, limiter: Limiter) -> Response:
+    limiter.queue_change(user.id)
     queue.leave(session, user, game_type)
     return _to("/queue")
 
