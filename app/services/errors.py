@@ -40,6 +40,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "game_locked": 409,
     "already_reported": 409,
     "conflict_of_interest": 403,
+    "replay_failed": 409,
     # the server itself
     "busy": 503,
     "server_error": 500,

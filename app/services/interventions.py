@@ -27,6 +27,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from app.games import registry
+from app.games.contract import RuleError
 from app.models import Game, GameEvent, GameMessage, GameOrder, GameRollback, Seat, User, WaitRow
 from app.services import audit, deadlines, markets, moderation, notices, notify, play, seats
 from app.services.errors import ServiceError
@@ -251,7 +252,7 @@ def rollback(session: Session, actor: User, game_id: int, to_seq: int, reason: s
         raise ServiceError("wrong_status", "This game's seat draft is not over.")
     kept, undone = _split_orders(session, game, to_seq)
     rules = registry.get(game.game_type)
-    state = play.state_after(game, kept)
+    state = _replayed(game, kept)
     session.add(
         GameRollback(
             game_id=game.id,
@@ -273,6 +274,18 @@ def rollback(session: Session, actor: User, game_id: int, to_seq: int, reason: s
     notify.notify_game(session, game, "game_rolled_back", {"to": to_seq})
     after = {"version": game.version, "to_seq": to_seq, "rolled_back": undone}
     return _done(session, actor, change, "game.rollback", now, before=before, after=after)
+
+
+def _replayed(game: Game, kept: list[GameOrder]) -> Any:
+    """The state after the kept orders; refused when today's rules no longer accept one of them."""
+    try:
+        return play.state_after(game, kept)
+    except RuleError:
+        raise ServiceError(
+            "replay_failed",
+            "The orders kept by this rollback no longer replay under today's rules; choose an earlier order.",
+            "to_seq",
+        ) from None
 
 
 def _split_orders(session: Session, game: Game, to_seq: int) -> tuple[list[GameOrder], list[int]]:

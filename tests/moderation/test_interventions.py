@@ -189,6 +189,27 @@ def test_a_rollback_needs_an_order_of_the_log(db: Session) -> None:
     refused(db, "invalid_input", lambda: interventions.rollback(db, mod, game.id, seq, "x", now()))
 
 
+def test_a_rollback_whose_kept_orders_no_longer_replay_is_refused_and_changes_nothing(db: Session) -> None:
+    mod, (ann, ben), game = _world(db)
+    _submit(db, ann, game.id)
+    second = _submit(db, ben, game.id)
+    db.refresh(game)
+    assert game.state is not None
+    chooser = next(user for user in (ann, ben) if seat_of(game, user) == game.state["chooser"])
+    db.commit()
+    _submit(db, chooser, game.id, {"type": "choose", "take": True})
+    db.refresh(game)
+    before = (game.version, game.state)
+    order = db.scalar(select(GameOrder).where(GameOrder.game_id == game.id, GameOrder.seq == second))
+    assert order is not None
+    order.payload = {"type": "pick", "value": 99}  # as if a rule fix made this stored order illegal
+    db.commit()
+    refused(db, "replay_failed", lambda: interventions.rollback(db, mod, game.id, second, "undo", now()))
+    db.refresh(game)
+    assert (game.version, game.state) == before
+    assert play.rolled_back_seqs(db, game.id) == frozenset()
+
+
 def test_only_moderators_intervene_and_always_with_a_reason(db: Session) -> None:
     _mod, (ann, ben), game = _world(db)
     refused(db, "forbidden", lambda: interventions.hold(db, ann, game.id, "paused", "x", now()))
