@@ -12,6 +12,7 @@ from app.games import registry
 from app.services import lobby, play
 from app.services.errors import ServiceError
 from app.services.live import BUS
+from app.services.ops import metrics as ops_metrics
 from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, render
 from app.web.forms import FormFields
 from app.web.pages.messages import look, look_from_stream, message_context
@@ -60,7 +61,7 @@ def game_fragment(
 @router.get("/games/{game_id}/live")
 async def game_live(request: Request, game_id: int) -> EventSourceResponse:
     async def versions() -> AsyncIterator[dict[str, str]]:
-        async with BUS.subscribe(game_id) as queue:
+        async with BUS.subscribe(game_id) as queue, ops_metrics.live_connection():
             while not await request.is_disconnected():
                 await look_from_stream(request, game_id)  # an open live stream counts as looking
                 try:
