@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import select, update
 from starlette.testclient import TestClient
 
 from app.main import create_app
+from app.models import Game, OutgoingMail, WaitRow
 from app.settings import Settings
 from tests.conftest import sign_up
 
@@ -98,3 +101,38 @@ def test_the_metrics_token_opens_them(settings: Settings, given: str, status: in
     app = create_app(settings.model_copy(update={"metrics_token": "s3cret-token"}))
     with TestClient(app) as client:
         assert client.get("/metrics", headers={"Authorization": given}).status_code == status
+
+
+def test_the_database_figures_are_read_at_scrape_time(app: Any, sessions: Any) -> None:
+    game_id, players = running_fake_game(app)
+    now = datetime.now(UTC)
+    with sessions.begin() as session:
+        waits = list(session.scalars(select(WaitRow).where(WaitRow.game_id == game_id)))
+        for wait in waits:
+            wait.deadline_at = now - timedelta(hours=2)
+        for number, dead in enumerate((None, None, now)):
+            session.add(
+                OutgoingMail(
+                    kind="test",
+                    to_address="someone@example.com",
+                    subject="s",
+                    message_id=f"<{number}@example.com>",
+                    raw="",
+                    next_attempt_at=now,
+                    dead_at=dead,
+                )
+            )
+    with TestClient(app, client=("127.0.0.1", 40000)) as prometheus:
+        _, late = scrape(prometheus)
+        with sessions.begin() as session:
+            session.execute(update(Game).where(Game.id == game_id).values(quarantined_at=now))
+        _, quarantined = scrape(prometheus)
+    for client in players:
+        client.__exit__(None, None, None)
+    assert late[("ostraca_waits_due", ())] == len(waits) > 0
+    assert late[("ostraca_deadline_lateness_seconds", ())] >= 7200
+    assert late[("ostraca_waits_quarantined", ())] == 0
+    assert (late[("ostraca_outbox_backlog", ())], late[("ostraca_outbox_dead", ())]) == (2, 1)
+    assert quarantined[("ostraca_waits_due", ())] == 0  # the sweeper leaves a quarantined game alone
+    assert quarantined[("ostraca_waits_quarantined", ())] == len(waits)
+    assert quarantined[("ostraca_deadline_lateness_seconds", ())] == 0
