@@ -12,6 +12,8 @@ from starlette.testclient import TestClient
 
 from app.main import create_app
 from app.models import Game, OutgoingMail, WaitRow
+from app.services import sweeper
+from app.services.ops import metrics
 from app.settings import Settings
 from tests.conftest import sign_up
 
@@ -136,3 +138,21 @@ def test_the_database_figures_are_read_at_scrape_time(app: Any, sessions: Any) -
     assert quarantined[("ostraca_waits_due", ())] == 0  # the sweeper leaves a quarantined game alone
     assert quarantined[("ostraca_waits_quarantined", ())] == len(waits)
     assert quarantined[("ostraca_deadline_lateness_seconds", ())] == 0
+
+
+def test_a_timeout_counts_as_an_order_applied_by_the_clock(app: Any, sessions: Any) -> None:
+    game_id, players = running_fake_game(app)
+    for client in players:
+        client.__exit__(None, None, None)
+    now = datetime.now(UTC)
+    with sessions.begin() as session:
+        waits = list(session.scalars(select(WaitRow).where(WaitRow.game_id == game_id)))
+        for wait in waits:
+            wait.deadline_at = wait.check_at = now - timedelta(minutes=1)
+    labels = {"game_type": "fake", "origin": "timeout"}
+    before = metrics.PROCESS.get_sample_value("ostraca_orders_applied_total", labels) or 0
+    report = sweeper.sweep(sessions, lambda: now)
+    assert report.timeouts >= 1
+    assert (
+        metrics.PROCESS.get_sample_value("ostraca_orders_applied_total", labels) == before + report.timeouts
+    )
