@@ -83,3 +83,22 @@ def test_nginx_streams_live_updates_without_buffering() -> None:
     assert "proxy_read_timeout 1h;" in live
     assert "proxy_http_version 1.1;" in config and 'proxy_set_header Connection "";' in config
     assert "server web:8000;" in config
+
+
+@pytest.mark.skipif(shutil.which("nginx") is None, reason="needs Debian's nginx")
+def test_nginx_accepts_the_configuration(tmp_path: Path) -> None:
+    site = (ROOT / "deploy" / "nginx.conf").read_text().replace("server web:8000;", "server 127.0.0.1:8000;")
+    (tmp_path / "site.conf").write_text(site)
+    (tmp_path / "nginx.conf").write_text(
+        f"pid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\nevents {{}}\n"
+        f"http {{\n access_log off;\n client_body_temp_path {tmp_path};\n include {tmp_path}/site.conf;\n}}\n"
+    )
+    nginx = shutil.which("nginx")
+    assert nginx is not None
+    result = subprocess.run(
+        [nginx, "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
