@@ -27,7 +27,7 @@ DEMO_PLAYERS = (
 )
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ostraca", description="Ostraca, a play-by-web board game server.")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="migrate the database, then run the web server")
@@ -46,7 +46,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     rebuild.add_argument("--game-type", help="only this game type (default: every one)")
     commands.add_parser("demo", help="create demo players and a running game")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
 
     try:
         settings = Settings()

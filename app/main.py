@@ -22,7 +22,7 @@ from app.services import live, queue
 from app.services.jobs import Jobs
 from app.services.mail_jobs import MailJobs
 from app.settings import Settings
-from app.web import api, api_docs, errors, pages, redaction
+from app.web import api, api_docs, errors, ops, pages, redaction
 from app.web.emails import EmailRenderer
 from app.web.pages import mail_links
 from app.web.ratelimit import RateLimiter
@@ -78,9 +78,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         same_site="lax",  # and HttpOnly, Starlette's default
         https_only=settings.secure_cookies,
     )
+    app.add_middleware(ops.RequestTimer)
     errors.install(app)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     api_docs.install(app)  # before the API's routes, so that /api/docs is not taken for one of them
+    app.include_router(ops.router)
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(mail_links.router)  # signed links from mails and hooks: no session, no CSRF

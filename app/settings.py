@@ -47,6 +47,7 @@ class Settings(BaseSettings):
     smtp_timeout_seconds: float = Field(30.0, description="per SMTP command")
     your_turn_every_hours: float = Field(3.0, description="at most one 'your turn' mail per game this often")
     bounce_secret: str = Field("", description="shared secret of the bounce webhook; empty disables it")
+    metrics_token: str = Field("", description="bearer token for /metrics; empty: loopback only")
     messages_per_minute: int = Field(6, description="game messages per user")
     trusted_proxies: str = Field(
         "", description="addresses or networks of the reverse proxies whose X-Forwarded-For is believed"

@@ -22,6 +22,7 @@ from app.games.contract import Event, GameRules, RuleError, Wait
 from app.models import Game, GameEvent, GameOrder, GameRollback, Notification, Seat, User, WaitRow
 from app.services import absence, deadlines, live, profiles, ratings
 from app.services.errors import ServiceError, not_found
+from app.services.ops import metrics as ops_metrics
 
 LOG_LIMIT = 50  # the newest entries a page shows
 
@@ -113,6 +114,7 @@ def apply_order(
     now: datetime,
 ) -> None:
     """Apply one order to a locked, running game, inside the caller's transaction."""
+    ops_metrics.watch_order(session, game.game_type, origin)
     refuse_if_held(game)
     rules = registry.get(game.game_type)
     if not isinstance(order, Mapping):

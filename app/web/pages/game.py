@@ -14,6 +14,7 @@ from app.games import registry
 from app.services import lobby, play
 from app.services.errors import ServiceError
 from app.services.live import BUS
+from app.services.ops import metrics as ops_metrics
 from app.web import advciv_map
 from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, optional_user, render
 from app.web.forms import FormFields
@@ -82,7 +83,7 @@ async def game_live(request: Request, game_id: int) -> EventSourceResponse:
     viewer = await run_in_threadpool(_stream_viewer, request, game_id)
 
     async def versions() -> AsyncIterator[dict[str, str]]:
-        async with BUS.subscribe(game_id, viewer) as queue:
+        async with BUS.subscribe(game_id, viewer) as queue, ops_metrics.live_connection():
             while not await request.is_disconnected():
                 await look_from_stream(request, game_id)  # an open live stream counts as looking
                 try:
