@@ -15,8 +15,10 @@ from app.db import make_engine, session_factory
 from app.games import registry
 from app.main import prepare_database
 from app.models import User
-from app.services import accounts, lobby, ratings
+from app.services.accounts import accounts
 from app.services.errors import ServiceError
+from app.services.players import ratings
+from app.services.social import lobby
 from app.settings import Settings
 
 DEMO_PASSWORD = "demo-password-2026"
@@ -97,9 +99,9 @@ def _worker(settings: Settings, once: bool) -> int:
     import logging
     import signal
 
-    from app.services import queue
-    from app.services.jobs import Jobs
-    from app.services.mail_jobs import MailJobs
+    from app.services.jobs.jobs import Jobs
+    from app.services.mail.mail_jobs import MailJobs
+    from app.services.social import queue
     from app.web.emails import EmailRenderer
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -18,9 +18,10 @@ from app import migrate
 from app.db import make_engine, session_factory
 from app.games.advciv.board import board_report as advciv_board_report
 from app.games.amunre.board import board_report as amunre_board_report
-from app.services import live, queue
-from app.services.jobs import Jobs
-from app.services.mail_jobs import MailJobs
+from app.services.jobs.jobs import Jobs
+from app.services.mail.mail_jobs import MailJobs
+from app.services.play import live
+from app.services.social import queue
 from app.settings import Settings
 from app.web import api, api_docs, errors, ops, pages, redaction
 from app.web.emails import EmailRenderer

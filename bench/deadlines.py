@@ -49,7 +49,7 @@ from app import migrate  # noqa: E402
 from app.db import make_engine, session_factory  # noqa: E402
 from app.games import registry  # noqa: E402
 from app.models import GameOrder, WaitRow  # noqa: E402
-from app.services import sweeper  # noqa: E402
+from app.services.jobs import sweeper  # noqa: E402
 from tests import fakegame  # noqa: E402
 from tests.clock_service.factory import seed_due_games  # noqa: E402
 

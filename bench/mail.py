@@ -30,7 +30,8 @@ sys.path.insert(0, str(ROOT))
 from app import migrate  # noqa: E402
 from app.db import make_engine, session_factory  # noqa: E402
 from app.models import Notification, OutgoingMail, User  # noqa: E402
-from app.services import account_mail, dispatch, lobby, mail  # noqa: E402
+from app.services.mail import account_mail, dispatch, mail  # noqa: E402
+from app.services.social import lobby  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from app.web.emails import EmailRenderer  # noqa: E402
 

@@ -182,7 +182,7 @@ def test_sign_ups_never_confirmed_are_purged_once_their_link_has_expired(db: Any
     from sqlalchemy import select
 
     from app.models import Notification, User
-    from app.services import accounts
+    from app.services.accounts import accounts
     from tests.conftest import NOW
 
     def account(name: str, pending: bool, age: timedelta) -> User:
@@ -260,7 +260,7 @@ def test_a_session_ends_after_its_lifetime_and_is_purged(db: Any) -> None:
     from datetime import timedelta
 
     from app.models import LoginSession
-    from app.services import accounts
+    from app.services.accounts import accounts
     from tests.conftest import NOW
     from tests.moderation.helpers import make_user
 

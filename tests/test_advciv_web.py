@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 
 from app.games import registry
 from app.models import Game, User
-from app.services import play
+from app.services.play import play
 from app.web.forms import nested_fields
 from tests.conftest import NOW, sign_up
 

@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
 from app.models import Seat, User
-from app.services import moderation, reports
+from app.services.moderation import moderation, reports
 from tests.conftest import sign_up
 from tests.moderation.helpers import fast_passwords
 

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
-from app.services import play
+from app.services.play import play
 from app.web import ratelimit
 from tests.moderation.helpers import api_client, fast_passwords, make_users, running_game
 

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 
 from app.games import registry
 from app.models import Game
-from app.services import play
+from app.services.play import play
 from tests.conftest import NOW, sign_up
 
 RULES = registry.get("dragonstones")

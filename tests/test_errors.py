@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 from starlette.testclient import TestClient
 
-from app.services import lobby
+from app.services.social import lobby
 from tests.conftest import sign_up
 
 

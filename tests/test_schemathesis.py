@@ -29,7 +29,8 @@ from starlette.testclient import TestClient
 
 from app.main import create_app
 from app.models import User
-from app.services import lobby, moderation, reports
+from app.services.moderation import moderation, reports
+from app.services.social import lobby
 from app.settings import Settings
 from tests.conftest import PASSWORD
 from tests.moderation.helpers import fast_passwords, make_user

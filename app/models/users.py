@@ -22,8 +22,9 @@ class User(Base):
     role: Mapped[str] = mapped_column(String(16), default="player")  # player, moderator, admin
     session_version: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
-    # Moderation: when each kind of sanction ends (app.services.moderation keeps them from `sanctions`;
-    # a permanent one ends at moderation.PERMANENT). A sign-up by mail waits for the address's check.
+    # Moderation: when each kind of sanction ends (app.services.moderation.moderation keeps them from
+    # `sanctions`; a permanent one ends at moderation.PERMANENT). A sign-up by mail waits for the address's
+    # check.
     banned_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     join_banned_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     muted_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

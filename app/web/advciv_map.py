@@ -13,7 +13,7 @@ from markupsafe import Markup, escape
 
 from app.games.advciv.board import BOARD, Area, polygons
 from app.games.advciv.tables import in_play
-from app.services.play import WaitInfo
+from app.services.play.play import WaitInfo
 
 PIECE = 60  # the room of one piece, in map units (the board is about 3,000 wide, an area about 180)
 GAP = 4

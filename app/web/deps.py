@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from starlette.responses import Response
 
 from app.models import User
-from app.services import accounts, sanctions
+from app.services.accounts import accounts, sanctions
 from app.services.errors import ServiceError
 from app.settings import Network, Settings
 from app.web.i18n import Translator, pick_language

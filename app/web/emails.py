@@ -25,9 +25,9 @@ from jinja2 import (
 )
 from markupsafe import Markup
 
-from app.services import notify
-from app.services.dispatch import Item, Letter
-from app.services.mail import RenderedMail
+from app.services.mail import notify
+from app.services.mail.dispatch import Item, Letter
+from app.services.mail.mail import RenderedMail
 from app.web.i18n import Translator, translations
 from app.web.text import linkify
 
@@ -64,7 +64,7 @@ class PlainTranslator:
 
 
 class EmailRenderer:
-    """Implements `app.services.dispatch.MailRenderer`."""
+    """Implements `app.services.mail.dispatch.MailRenderer`."""
 
     def __init__(self, env: Environment | None = None) -> None:
         self.env = env or make_environment()

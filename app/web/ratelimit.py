@@ -14,7 +14,7 @@ from limits.errors import StorageError
 from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
-from app.services.accounts import normalise_email
+from app.services.accounts.accounts import normalise_email
 from app.services.errors import ServiceError
 from app.settings import Settings
 

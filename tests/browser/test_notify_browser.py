@@ -19,7 +19,7 @@ import uvicorn
 from app import migrate
 from app.db import make_engine, session_factory
 from app.main import create_app
-from app.services import mail, mail_jobs
+from app.services.mail import mail, mail_jobs
 from app.settings import Settings
 from app.web.emails import EmailRenderer
 from tests.browser.test_accounts_browser import sign_up_in_browser

@@ -10,7 +10,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.models import Game, GameEvent, GameOrder, Notification, Seat, User, WaitRow
-from app.services import lobby, sweeper
+from app.services.jobs import sweeper
+from app.services.social import lobby
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)  # a Monday, noon UTC
 HOUR = timedelta(hours=1)

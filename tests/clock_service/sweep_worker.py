@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from app.db import make_engine, session_factory
 from app.games import registry
 from app.models import Game
-from app.services import sweeper
+from app.services.jobs import sweeper
 from tests import fakegame
 
 

@@ -9,8 +9,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.models import SeatTenure, User
-from app.services import absence, lobby, play
 from app.services.errors import ServiceError
+from app.services.play import absence, play
+from app.services.social import lobby
 from tests.clock_service.factory import (
     HOUR,
     NOW,

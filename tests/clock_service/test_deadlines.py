@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy.orm import Session
 
 from app import clock
-from app.services import availability, pauses
+from app.services.deadlines import availability, pauses
 from app.services.errors import ServiceError
 from tests.clock_service.factory import HOUR, NOW, make_users, running_game, waits
 
@@ -162,7 +162,7 @@ def test_at_most_three_pauses_to_come_and_only_your_own_can_be_removed(db: Sessi
 
 
 def test_changing_ones_time_zone_moves_running_deadlines_with_the_windows(db: Session) -> None:
-    from app.services import accounts
+    from app.services.accounts import accounts
 
     ann, ben = make_users(db, "Ann", "Ben")
     ben.time_zone = "Europe/Paris"

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app import cli
 from app.models import GameOrder, JobRun
-from app.services import jobs
+from app.services.jobs import jobs
 from app.settings import Settings
 from tests.clock_service.factory import HOUR, NOW, make_users, running_game
 

@@ -14,7 +14,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.games import registry
 from app.games.contract import Event, Outcome, RuleError, Standing, Wait
 from app.models import MarketWindow, User
-from app.services import pauses, play
+from app.services.deadlines import pauses
+from app.services.play import play
 from tests.clock_service.factory import HOUR, NOW, game, make_users, running_game, seat_of, sweep_at, waits
 
 

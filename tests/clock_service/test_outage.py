@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from app.main import create_app
 from app.models import ClockMark, WaitRow
-from app.services import outage, pauses
+from app.services.deadlines import outage, pauses
 from app.settings import Settings
 from tests.clock_service.factory import HOUR, NOW, events, make_users, running_game, sweep_at, waits
 

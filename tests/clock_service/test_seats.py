@@ -6,8 +6,10 @@ import pytest
 from sqlalchemy.orm import Session
 
 from app.models import User
-from app.services import friends, lobby, play, seats
 from app.services.errors import ServiceError
+from app.services.play import play, seats
+from app.services.players import friends
+from app.services.social import lobby
 from tests.clock_service.factory import (
     HOUR,
     NOW,

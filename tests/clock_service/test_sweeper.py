@@ -10,8 +10,10 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.models import Game
-from app.services import admin_clock, pauses, play, seats, sweeper
+from app.services.deadlines import pauses
 from app.services.errors import ServiceError
+from app.services.jobs import admin_clock, sweeper
+from app.services.play import play, seats
 from tests.clock_service.factory import (
     HOUR,
     NOW,

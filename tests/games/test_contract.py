@@ -18,7 +18,8 @@ STEPS = 120
 
 @runtime_checkable
 class Progressing(Protocol):
-    """The rules' optional hook read by app.services.absence: (current turn, expected length in turns)."""
+    """The rules' optional hook read by app.services.play.absence: (current turn, expected length in
+    turns)."""
 
     def progress(self, state: Any) -> tuple[int, int]: ...
 

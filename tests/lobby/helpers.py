@@ -10,8 +10,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import Game, Seat, User
-from app.services import lobby, play, sweeper
 from app.services.errors import ServiceError
+from app.services.jobs import sweeper
+from app.services.play import play
+from app.services.social import lobby
 from tests.clock_service.factory import HOUR, NOW, game, make_users, running_game, seat_of
 from tests.lobby import draftgame  # noqa: F401  (registers the game with a draft)
 

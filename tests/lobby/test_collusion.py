@@ -8,7 +8,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.models import Game, User
-from app.services import friends, lobby, matchmaking, open_games, queue, seats
+from app.services.play import seats
+from app.services.players import friends, matchmaking
+from app.services.social import lobby, open_games, queue
 from tests.lobby.helpers import NOW, forming_game, make_users, members, refused, running_game, seat_of
 
 ACCEPT_ALL = queue.QueuePreferences(min_hours=1, max_hours=None, new_games=True, in_progress=True)

@@ -13,7 +13,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.testclient import TestClient
 
 from app.models import GameEvent, Notification, User, WaitRow
-from app.services import draft, lobby, play
+from app.services.play import draft, play
+from app.services.social import lobby
 from tests.clock_service.factory import sweep_at
 from tests.conftest import sign_up
 from tests.lobby.draftgame import NATIONS

@@ -7,7 +7,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import Notification
-from app.services import friends, lobby, open_games, queue, seats
+from app.services.play import seats
+from app.services.players import friends
+from app.services.social import lobby, open_games, queue
 from tests.lobby.helpers import NOW, forming_game, make_users, members, refused, running_game, seat_of
 
 

@@ -11,7 +11,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import Notification, User
-from app.services import friends, moderation
+from app.services.moderation import moderation
+from app.services.players import friends
 from tests.lobby.helpers import members
 from tests.moderation.helpers import api_client, fast_passwords, make_user, now, page_token
 

@@ -7,7 +7,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.testclient import TestClient
 
 from app.models import Rating, User
-from app.services import lobby, open_games, play, profiles, ratings, seats
+from app.services.play import play, seats
+from app.services.players import profiles, ratings
+from app.services.social import lobby, open_games
 from tests.clock_service.factory import sweep_at
 from tests.lobby.helpers import HOUR, NOW, finish, forming_game, make_users, refused, running_game, seat_of
 

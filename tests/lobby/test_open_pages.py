@@ -12,9 +12,11 @@ from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
 from app.models import Rating, User
-from app.services import friends, open_games, seats
-from app.services.open_games import Pages
 from app.services.paging import Page
+from app.services.play import seats
+from app.services.players import friends
+from app.services.social import open_games
+from app.services.social.open_games import Pages
 from tests.conftest import sign_up
 from tests.lobby.helpers import NOW, forming_game, make_users, running_game, seat_of
 

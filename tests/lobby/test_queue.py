@@ -13,8 +13,11 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.models import Game, JobRun, Notification, QueueEntry, Seat, User
-from app.services import friends, jobs, lobby, queue, seats
 from app.services.errors import ServiceError
+from app.services.jobs import jobs
+from app.services.play import seats
+from app.services.players import friends
+from app.services.social import lobby, queue
 from tests.conftest import POSTGRES_URL
 from tests.lobby.helpers import NOW, forming_game, make_users, members, refused, running_game, seat_of
 

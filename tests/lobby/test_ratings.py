@@ -11,8 +11,10 @@ from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
 from app.models import RatingChange, User
-from app.services import draft, lobby, play, ratings, seats
-from app.services.ratings import Entry, Match, SeatTally, Skill
+from app.services.play import draft, play, seats
+from app.services.players import ratings
+from app.services.players.ratings import Entry, Match, SeatTally, Skill
+from app.services.social import lobby
 from tests.lobby.helpers import HOUR, NOW, finish, make_users, running_game, seat_of, user_at
 
 

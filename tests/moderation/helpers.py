@@ -16,8 +16,10 @@ from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
 from app.models import AuditEntry, Game, Notification, Seat, User
-from app.services import accounts, lobby, moderation
+from app.services.accounts import accounts
 from app.services.errors import ServiceError
+from app.services.moderation import moderation
+from app.services.social import lobby
 from tests.conftest import PASSWORD
 
 FAST_HASHER = PasswordHash((Argon2Hasher(time_cost=1, memory_cost=1024, parallelism=1),))

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import AuditEntry, Game, Seat, User
-from app.services import interventions, moderation, reports
+from app.services.moderation import interventions, moderation, reports
 from tests.moderation.helpers import make_user, make_users, now, refused, running_game, seat_of
 
 REASON = "Looking into it"

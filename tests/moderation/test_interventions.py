@@ -10,7 +10,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from app.models import Game, GameEvent, GameOrder, RatingChange, SeatTenure, User, WaitRow
-from app.services import interventions, play, sweeper
+from app.services.jobs import sweeper
+from app.services.moderation import interventions
+from app.services.play import play
 from tests.moderation.helpers import (
     api_client,
     audit_actions,

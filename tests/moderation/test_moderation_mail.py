@@ -9,7 +9,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.models import OutgoingMail
-from app.services import accounts, dispatch, interventions, moderation, reports
+from app.services.accounts import accounts
+from app.services.mail import dispatch
+from app.services.moderation import interventions, moderation, reports
 from app.settings import Settings
 from app.web.emails import EmailRenderer
 from tests.conftest import PASSWORD

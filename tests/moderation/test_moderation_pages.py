@@ -10,7 +10,8 @@ from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
 from app.models import Report, Sanction
-from app.services import messages, reports
+from app.services.moderation import reports
+from app.services.social import messages
 from tests.moderation.helpers import (
     api_client,
     audit_actions,

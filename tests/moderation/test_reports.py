@@ -7,7 +7,8 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from app.services import messages, moderation, reports
+from app.services.moderation import moderation, reports
+from app.services.social import messages
 from tests.moderation.helpers import (
     api_client,
     audit_actions,

@@ -13,7 +13,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from app.models import AuditEntry
-from app.services import audit, moderation
+from app.services.moderation import audit, moderation
 from tests.moderation.helpers import api_client, audit_actions, ban, make_user, now, refused
 
 

@@ -10,7 +10,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import GameEvent, QueueEntry, Seat, User
-from app.services import accounts, lobby, messages, moderation, queue, seats
+from app.services.accounts import accounts
+from app.services.moderation import moderation
+from app.services.play import seats
+from app.services.social import lobby, messages, queue
 from tests.conftest import PASSWORD
 from tests.moderation.helpers import (
     api_client,

@@ -21,7 +21,9 @@ from starlette.testclient import TestClient
 
 from app.main import create_app
 from app.models import Game, Notification, User
-from app.services import lobby, mail, mail_jobs, play
+from app.services.mail import mail, mail_jobs
+from app.services.play import play
+from app.services.social import lobby
 from app.settings import Settings
 from app.web.emails import EmailRenderer
 from tests.conftest import NOW, PASSWORD

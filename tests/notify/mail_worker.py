@@ -7,7 +7,7 @@ import sys
 import time
 
 from app.db import make_engine, session_factory
-from app.services import mail, mail_jobs
+from app.services.mail import mail, mail_jobs
 from app.settings import Settings
 from app.web.emails import EmailRenderer
 

@@ -11,8 +11,9 @@ from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
 from app.models import MailSettings
-from app.services import account_mail, tokens
+from app.services.accounts import tokens
 from app.services.errors import ServiceError
+from app.services.mail import account_mail
 from app.settings import Settings
 from tests.conftest import PASSWORD
 from tests.notify.conftest import RunMail, Sink, make_user, notifications_of, text_of
@@ -189,7 +190,7 @@ def test_an_address_taken_between_the_request_and_the_link_is_refused(
 ) -> None:
     from datetime import UTC, datetime
 
-    from app.services import accounts
+    from app.services.accounts import accounts
 
     alice = make_user(db, "Alice")
     accounts.ask_for_address(db, alice, "shared@example.com", datetime.now(UTC))
@@ -219,7 +220,7 @@ def _log_in_status(client: TestClient, password: str) -> int:
 def _request_sign_up(db: Session, password: str, name: str) -> None:
     from datetime import UTC, datetime
 
-    from app.services import accounts
+    from app.services.accounts import accounts
 
     accounts.request_sign_up(
         db, email="victim@example.com", password=password, display_name=name, now=datetime.now(UTC)

@@ -11,7 +11,8 @@ from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
 from app.models import WaitRow
-from app.services import ical, notify, play
+from app.services.mail import ical, notify
+from app.services.play import play
 from tests.conftest import NOW
 from tests.notify.conftest import log_in, make_user, seat_of, start_game
 

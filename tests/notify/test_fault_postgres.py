@@ -27,7 +27,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.models import OutgoingMail
-from app.services import account_mail, lobby
+from app.services.mail import account_mail
+from app.services.social import lobby
 from app.settings import Settings
 from tests.notify.conftest import RunMail, free_port, make_user
 

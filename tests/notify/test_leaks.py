@@ -25,8 +25,10 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.games import registry
 from app.games.contract import Event, Outcome
 from app.models import Game, GameEvent, Seat, SeatTenure, User
-from app.services import dispatch, lobby, mail, mail_jobs, messages, notify, play
 from app.services.errors import ServiceError
+from app.services.mail import dispatch, mail, mail_jobs, notify
+from app.services.play import play
+from app.services.social import lobby, messages
 from app.settings import Settings
 from app.web.emails import EmailRenderer, make_environment
 from tests.conftest import NOW

@@ -11,7 +11,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.models import Notification, OutgoingMail, Seat, SeatTenure, User
-from app.services import account_mail, accounts, friends, lobby, messages, notify, play, queue, tokens
+from app.services.accounts import accounts, tokens
+from app.services.mail import account_mail, notify
+from app.services.play import play
+from app.services.players import friends
+from app.services.social import lobby, messages, queue
 from app.settings import Settings
 from tests.conftest import NOW
 from tests.notify.conftest import RunMail, Sink, html_of, make_user, seat_of, start_game, text_of
@@ -287,8 +291,8 @@ def test_a_game_footer_shows_only_the_public_view(
 ) -> None:
     from jinja2 import ChoiceLoader, DictLoader
 
-    from app.services import mail_jobs
-    from app.services.mail import SmtpTransport
+    from app.services.mail import mail_jobs
+    from app.services.mail.mail import SmtpTransport
     from app.web.emails import EmailRenderer, make_environment
 
     env = make_environment()

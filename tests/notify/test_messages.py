@@ -14,8 +14,9 @@ from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
 from app.models import Game, Seat, SeatTenure, User
-from app.services import live, messages
 from app.services.errors import ServiceError
+from app.services.play import live
+from app.services.social import messages
 from tests.conftest import NOW
 from tests.notify.conftest import log_in, make_user, seat_of, start_game
 
@@ -120,7 +121,7 @@ def test_bad_messages_are_refused(db: Session, body: str, to: Any, code: str) ->
 
 
 def test_only_players_post_and_private_messages_need_a_running_game(db: Session) -> None:
-    from app.services import lobby
+    from app.services.social import lobby
 
     alice, _bruno, _chloe, game = _three(db)
     david = make_user(db, "David")

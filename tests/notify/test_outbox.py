@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 
 from app.main import create_app
 from app.models import OutgoingMail
-from app.services import mail
+from app.services.mail import mail
 from app.settings import Settings
 from tests.conftest import NOW
 from tests.notify.conftest import RunMail, Sink, free_port, log_in, make_user, start_game
@@ -30,7 +30,7 @@ def _mails(db: Session) -> list[OutgoingMail]:
 def test_the_message_id_is_stored_before_the_first_attempt(
     db: Session, run_mail: RunMail, sink: Sink, mail_settings: Settings, sessions: sessionmaker[Session]
 ) -> None:
-    from app.services import dispatch
+    from app.services.mail import dispatch
     from app.web.emails import EmailRenderer
 
     start_game(db, [make_user(db, "Alice"), make_user(db, "Bruno")])
@@ -58,7 +58,7 @@ def down_settings(mail_settings: Settings) -> Settings:
 def test_a_server_that_is_down_means_retries_with_back_off_then_a_dead_mail(
     db: Session, run_mail: RunMail, down_settings: Settings
 ) -> None:
-    from app.services import account_mail
+    from app.services.mail import account_mail
 
     alice = make_user(db, "Alice")
 
@@ -80,7 +80,7 @@ def test_a_server_that_is_down_means_retries_with_back_off_then_a_dead_mail(
 def test_dead_mails_are_shown_to_admins_who_may_retry_them(
     db: Session, run_mail: RunMail, down_settings: Settings, mail_app: Any, sink: Sink
 ) -> None:
-    from app.services import account_mail
+    from app.services.mail import account_mail
 
     admin, alice = make_user(db, "Admin"), make_user(db, "Alice")
     admin.role = "admin"
@@ -129,7 +129,7 @@ def refusing(request: pytest.FixtureRequest) -> Iterator[int]:
 def test_a_permanent_refusal_kills_a_mail_at_once_a_temporary_one_does_not(
     db: Session, run_mail: RunMail, mail_settings: Settings, refusing: int, dead: bool
 ) -> None:
-    from app.services import account_mail
+    from app.services.mail import account_mail
 
     account_mail.request_password_reset(db, make_user(db, "Alice").email)
     run_mail(NOW, mail_settings.model_copy(update={"smtp_url": f"smtp://127.0.0.1:{refusing}"}))
@@ -141,7 +141,7 @@ def test_a_permanent_refusal_kills_a_mail_at_once_a_temporary_one_does_not(
 def test_a_claimed_batch_is_not_claimed_again_until_its_lease_runs_out(
     db: Session, mail_settings: Settings, sessions: sessionmaker[Session]
 ) -> None:
-    from app.services import account_mail, dispatch
+    from app.services.mail import account_mail, dispatch
     from app.web.emails import EmailRenderer
 
     for name in ("Alice", "Bruno", "Chloe"):
@@ -158,7 +158,7 @@ def test_a_claimed_batch_is_not_claimed_again_until_its_lease_runs_out(
 def test_a_batch_stopped_early_releases_the_mails_it_did_not_try(
     db: Session, mail_settings: Settings, sessions: sessionmaker[Session]
 ) -> None:
-    from app.services import account_mail, dispatch
+    from app.services.mail import account_mail, dispatch
     from app.web.emails import EmailRenderer
 
     for name in ("Alice", "Bruno", "Chloe"):
@@ -178,7 +178,7 @@ def test_a_batch_stopped_early_releases_the_mails_it_did_not_try(
 def test_without_smtp_mail_is_written_to_files_and_listed_in_development(
     db: Session, settings: Settings, sessions: sessionmaker[Session]
 ) -> None:
-    from app.services import account_mail, mail_jobs
+    from app.services.mail import account_mail, mail_jobs
     from app.web.emails import EmailRenderer
 
     alice = make_user(db, "Alice")

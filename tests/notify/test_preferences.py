@@ -10,7 +10,9 @@ from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
 from app.models import MailSettings, User
-from app.services import account_mail, accounts, notify, play
+from app.services.accounts import accounts
+from app.services.mail import account_mail, notify
+from app.services.play import play
 from app.settings import Settings
 from tests.conftest import NOW
 from tests.notify.conftest import (
@@ -92,7 +94,7 @@ def test_off_sends_nothing(db: Session, run_mail: RunMail, sink: Sink) -> None:
 
 
 def test_board_posts_are_opt_in(db: Session, run_mail: RunMail, sink: Sink) -> None:
-    from app.services import messages
+    from app.services.social import messages
 
     alice, bruno, chloe = make_user(db, "Alice"), make_user(db, "Bruno"), make_user(db, "Chloe")
     _prefer(db, chloe, {"board_post": "immediate"})
@@ -223,7 +225,7 @@ _form = {"Content-Type": "application/x-www-form-urlencoded"}
 def test_unsubscribing_from_the_digest_and_from_everything(
     db: Session, mail_client: TestClient, mail_settings: Settings
 ) -> None:
-    from app.services import tokens
+    from app.services.accounts import tokens
 
     alice = make_user(db, "Alice")
     alice_id = alice.id

@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from app.main import create_app
 from app.models import Game, OutgoingMail, WaitRow
-from app.services import sweeper
+from app.services.jobs import sweeper
 from app.services.ops import metrics
 from app.settings import Settings
 from tests.conftest import sign_up

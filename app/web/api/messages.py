@@ -8,7 +8,9 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from app.models import MailSettings
-from app.services import messages, notify, play
+from app.services.mail import notify
+from app.services.play import play
+from app.services.social import messages
 from app.web.api.schemas import ERROR_RESPONSES
 from app.web.deps import DB, AppSettings, CurrentUser, MaybeUser, Now
 

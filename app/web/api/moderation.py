@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
-from app.services import audit, interventions, moderation, reports
+from app.services.moderation import audit, interventions, moderation, reports
 from app.web.api.schemas import ERROR_RESPONSES, GameSummary
 from app.web.deps import DB, AdminUser, CurrentUser, ModeratorUser, Now
 

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.models import Game, User
-from app.services.open_places import GameListing
+from app.services.players.open_places import GameListing
 
 
 class ErrorDetail(BaseModel):

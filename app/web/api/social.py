@@ -9,9 +9,11 @@ from fastapi import APIRouter, Response
 from pydantic import BaseModel, Field
 
 from app.games import registry
-from app.services import draft, friends, open_games, profiles, queue, ratings
 from app.services.errors import not_found
 from app.services.paging import Page
+from app.services.play import draft
+from app.services.players import friends, profiles, ratings
+from app.services.social import open_games, queue
 from app.web.api.schemas import ERROR_RESPONSES, GameSummary
 from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now
 

@@ -11,14 +11,14 @@ from jinja2 import Environment, pass_context
 
 from app.web.deps import csrf_protect
 from app.web.pages import (
-    account,
-    availability,
-    clock_admin,
-    game,
+    accounts,
+    deadlines,
+    jobs,
     lobby,
     mail_admin,
     messages,
     notifications,
+    play,
     seats,
     social,
 )
@@ -28,11 +28,11 @@ from app.web.text import linkify
 
 router = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
 router.include_router(lobby.router)
-router.include_router(game.router)
-router.include_router(account.router)
-router.include_router(availability.router)
+router.include_router(play.router)
+router.include_router(accounts.router)
+router.include_router(deadlines.router)
 router.include_router(seats.router)
-router.include_router(clock_admin.router)
+router.include_router(jobs.router)
 router.include_router(notifications.router)
 router.include_router(messages.router)
 router.include_router(mail_admin.router)

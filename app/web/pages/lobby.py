@@ -8,8 +8,8 @@ from fastapi import APIRouter, Request
 from starlette.responses import RedirectResponse, Response
 
 from app.games import registry
-from app.services import lobby, open_games, queue
 from app.services.errors import ServiceError
+from app.services.social import lobby, open_games, queue
 from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, render
 from app.web.forms import FormFields
 

@@ -13,8 +13,8 @@ from sqlalchemy import select
 from starlette.responses import RedirectResponse, Response
 
 from app.models import MailSettings, User
-from app.services import mail, notify
 from app.services.errors import ServiceError, not_found
+from app.services.mail import mail, notify
 from app.settings import Settings
 from app.web.deps import DB, AppSettings, CurrentUser, MaybeUser, Now, client_address, render
 

@@ -17,9 +17,10 @@ from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, Field
 from starlette.responses import Response
 
-from app.services import account_mail, ical, notify, tokens
+from app.services.accounts import tokens
 from app.services.errors import ServiceError, not_found
-from app.services.mail import domain_of
+from app.services.mail import account_mail, ical, notify
+from app.services.mail.mail import domain_of
 from app.web.deps import DB, AppSettings, MaybeUser, Now, render, translator
 from app.web.emails import KIND_TITLES
 from app.web.security import same_secret

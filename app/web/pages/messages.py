@@ -11,8 +11,11 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import RedirectResponse, Response
 
 from app.models import User
-from app.services import accounts, messages, notify, play
+from app.services.accounts import accounts
 from app.services.errors import ServiceError
+from app.services.mail import notify
+from app.services.play import play
+from app.services.social import messages
 from app.web.deps import DB, AppSettings, CurrentUser, Now, render
 from app.web.forms import FormFields
 

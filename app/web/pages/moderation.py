@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Form, Path, Query, Request
 from starlette.responses import RedirectResponse, Response
 
-from app.services import audit, interventions, moderation, reports
 from app.services.errors import ServiceError
+from app.services.moderation import audit, interventions, moderation, reports
 from app.web.deps import DB, AdminUser, ModeratorUser, Now, render
 
 router = APIRouter()

@@ -8,8 +8,9 @@ from fastapi import APIRouter, Form, Request
 from starlette.responses import RedirectResponse, Response
 
 from app.models import MailSettings
-from app.services import account_mail, accounts, notify
+from app.services.accounts import accounts
 from app.services.errors import ServiceError
+from app.services.mail import account_mail, notify
 from app.web.deps import DB, AppSettings, CurrentUser, Limiter, MaybeUser, client_address, log_out, render
 from app.web.emails import KIND_TITLES
 from app.web.forms import FormFields

@@ -7,8 +7,9 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Form, Query, Request
 from starlette.responses import RedirectResponse, Response
 
-from app.services import play, reports
 from app.services.errors import ServiceError
+from app.services.moderation import reports
+from app.services.play import play
 from app.web.deps import DB, CurrentUser, Now, render
 
 router = APIRouter()

@@ -9,7 +9,8 @@ from fastapi import APIRouter, Form, Request
 from starlette.responses import RedirectResponse, Response
 
 from app.models import User
-from app.services import absence, deadlines, play, seats
+from app.services.deadlines import deadlines
+from app.services.play import absence, play, seats
 from app.web.deps import DB, CurrentUser, MaybeUser, Now, render
 
 router = APIRouter()

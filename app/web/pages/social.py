@@ -9,8 +9,10 @@ from fastapi import APIRouter, Form, Request
 from starlette.responses import RedirectResponse, Response
 
 from app.games import registry
-from app.services import draft, friends, profiles, queue, ratings, summaries
 from app.services.errors import ServiceError
+from app.services.play import draft
+from app.services.players import friends, profiles, ratings
+from app.services.social import queue, summaries
 from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, render
 from app.web.forms import FormFields
 

@@ -13,7 +13,7 @@ from app.games.tigris import RULES, TigrisOptions
 from app.games.tigris.model import State
 from app.games.tigris.tx import Tx
 from app.models import Game
-from app.services import play
+from app.services.play import play
 from tests.conftest import sign_up
 
 OLD_GAME = json.loads((Path(__file__).parent / "data" / "old_game.json").read_text())

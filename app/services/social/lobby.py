@@ -1,0 +1,338 @@
+"""Creating, joining, leaving, cancelling and listing games; a game starts when its last seat is taken.
+
+A creator may invite friends: each is told, and seated only if they accept (nobody is put into a game, with
+its time limit and its effect on their reliability, without their consent). An invitation keeps no seat:
+it is a standing offer to join while the game is forming and has a free seat, past the reliability gate.
+Whether an invited friend may sit (a ban, a block, the anti-collusion cap) is checked when they accept,
+against themselves: the creator is told nothing of the friend's standing, only (at creation) that they
+already share three unfinished games with them, which their own list of games shows anyway."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session, defer, lazyload
+
+from app.games import registry
+from app.models import Game, GameInvitation, Notification, Seat, SeatTenure, User
+from app.services.accounts import sanctions
+from app.services.errors import ServiceError, not_found
+from app.services.mail import notify
+from app.services.play import absence, draft, play
+from app.services.players import friends, matchmaking
+from app.services.social.names import generate_game_name
+
+MAX_TIME_LIMIT_HOURS = 24 * 14
+LIST_LIMIT = 100
+
+
+def create_game(
+    session: Session,
+    creator: User,
+    *,
+    game_type: str,
+    players: int,
+    time_limit_hours: int | None,
+    options: Mapping[str, Any] | None = None,
+    name: str | None = None,
+    absence_options: Mapping[str, Any] | None = None,
+    friends_invited: Sequence[str] = (),
+    min_reliability: int | None = None,
+    now: datetime,
+) -> Game:
+    """A new game with its creator seated; the creator's friends are invited (and told)."""
+    invited = friends.friends_named(session, creator, friends_invited)
+    game = new_game(
+        session,
+        creator,
+        game_type=game_type,
+        players=players,
+        time_limit_hours=time_limit_hours,
+        options=options,
+        name=name,
+        absence_options=absence_options,
+        min_reliability=min_reliability,
+        now=now,
+    )
+    if len(invited) >= players:
+        raise ServiceError("invalid_input", "You invited more friends than the game has seats.", "friends")
+    capped = matchmaking.at_cap(session, creator.id)  # the creator's own games: telling them leaks nothing
+    if any(friend.id in capped for friend in invited):
+        raise ServiceError(
+            "shared_games_cap", "You would share more than three unfinished games with the same player."
+        )
+    for friend in invited:
+        session.add(GameInvitation(game_id=game.id, user_id=friend.id, invited_by=creator.id, created_at=now))
+    notify.notify_users(
+        session, [friend.id for friend in invited], "game_invitation", {"by": creator.display_name}, game.id
+    )
+    play.announce(session, game)
+    session.commit()
+    return game
+
+
+def invitations_of(session: Session, user: User) -> list[Game]:
+    """The forming games the user is invited into (and not seated in yet), newest first."""
+    query = (
+        select(Game)
+        .join(GameInvitation, GameInvitation.game_id == Game.id)
+        .where(GameInvitation.user_id == user.id, Game.status == "open")
+        .order_by(GameInvitation.created_at.desc(), Game.id.desc())
+        .options(defer(Game.state), defer(Game.standings))
+    )
+    return list(session.scalars(query.limit(LIST_LIMIT)))
+
+
+def is_invited(session: Session, user: User | None, game: Game) -> bool:
+    if user is None or game.status != "open" or any(seat.user_id == user.id for seat in game.seats):
+        return False
+    return session.get(GameInvitation, (game.id, user.id)) is not None
+
+
+def accept_invitation(session: Session, user: User, game_id: int, now: datetime) -> Game:
+    """Take a seat in the game one is invited into; the usual checks but the reliability gate apply."""
+    game = _locked_game(session, game_id)
+    invitation = _invitation(session, user, game)
+    _require_open(game)
+    if any(seat.user_id == user.id for seat in game.seats):
+        raise ServiceError("already_joined", "You are already in this game.")
+    if len(game.seats) >= game.players:
+        raise ServiceError("game_full", "This game is full.")
+    matchmaking.check_may_sit(session, game, user, gate=False)
+    session.delete(invitation)
+    seat_player(session, game, user, now)
+    play.announce(session, game)
+    session.commit()
+    return game
+
+
+def decline_invitation(session: Session, user: User, game_id: int) -> None:
+    game = _locked_game(session, game_id)
+    session.delete(_invitation(session, user, game))
+    session.commit()
+
+
+def _invitation(session: Session, user: User, game: Game) -> GameInvitation:
+    invitation = session.get(GameInvitation, (game.id, user.id))
+    if invitation is None:
+        raise not_found("You have no invitation to this game.")
+    return invitation
+
+
+def new_game(
+    session: Session,
+    creator: User,
+    *,
+    game_type: str,
+    players: int,
+    time_limit_hours: int | None,
+    options: Mapping[str, Any] | None = None,
+    name: str | None = None,
+    absence_options: Mapping[str, Any] | None = None,
+    min_reliability: int | None = None,
+    now: datetime,
+) -> Game:
+    """A checked new game with its creator seated, in the caller's transaction (nothing committed)."""
+    if not registry.known(game_type):
+        raise ServiceError("invalid_input", "There is no such game type.", "game_type")
+    sanctions.check_may_join(creator, now)
+    if name:
+        sanctions.check_may_write_to_players(creator, now)
+    rules = registry.get(game_type)
+    if not rules.min_players <= players <= rules.max_players:
+        raise ServiceError(
+            "invalid_input",
+            "%(game)s is played by %(least)s to %(most)s players.",
+            "players",
+            params={"game": rules.title, "least": rules.min_players, "most": rules.max_players},
+        )
+    if time_limit_hours is not None and not 1 <= time_limit_hours <= MAX_TIME_LIMIT_HOURS:
+        raise ServiceError("invalid_input", "The time limit is 1 to 336 hours, or none.", "time_limit_hours")
+    if min_reliability is not None and not 0 <= min_reliability <= 100:
+        raise ServiceError(
+            "invalid_input", "The reliability gate is a percentage, 0 to 100.", "min_reliability"
+        )
+    ladder = absence.absence_settings(absence_options)
+    game = Game(
+        game_type=game_type,
+        name=_check_name(name) if name else generate_game_name(),
+        players=players,
+        time_limit_hours=time_limit_hours,
+        options=_validated_options(rules.Options, options or {}),
+        seed=secrets.randbits(62),
+        creator_id=creator.id,
+        created_at=now,
+        version=0,
+        min_reliability=min_reliability,
+        **ladder.model_dump(),
+    )
+    session.add(game)
+    session.flush()
+    _take_seat(session, game, creator, now)
+    return game
+
+
+def _check_name(name: str) -> str:
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= 80:
+        raise ServiceError("invalid_input", "A game name has 1 to 80 characters.", "name")
+    return name
+
+
+def _validated_options(options_model: Any, raw: Mapping[str, Any]) -> dict[str, Any]:
+    try:
+        return dict(options_model.model_validate(dict(raw)).model_dump(mode="json"))
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or None
+        raise ServiceError(
+            "invalid_input", "Invalid option: %(problem)s.", field, params={"problem": first["msg"]}
+        ) from None
+
+
+def rename_game(session: Session, user: User, game_id: int, name: str, now: datetime) -> Game:
+    game = _locked_game(session, game_id)
+    if game.creator_id != user.id:
+        raise ServiceError("forbidden", "Only the game's creator may rename it.")
+    sanctions.check_may_write_to_players(user, now)
+    game.name = _check_name(name)
+    session.commit()
+    return game
+
+
+def join_game(session: Session, user: User, game_id: int, now: datetime) -> Game:
+    game = _locked_game(session, game_id)
+    _require_open(game)
+    if any(seat.user_id == user.id for seat in game.seats):
+        raise ServiceError("already_joined", "You are already in this game.")
+    if len(game.seats) >= game.players:
+        raise ServiceError("game_full", "This game is full.")
+    matchmaking.check_may_sit(session, game, user)
+    seat_player(session, game, user, now)
+    play.announce(session, game)
+    session.commit()
+    return game
+
+
+def seat_player(
+    session: Session,
+    game: Game,
+    user: User,
+    now: datetime,
+    *,
+    kind: str | None = None,
+    data: Mapping[str, Any] | None = None,
+) -> None:
+    """Seat the user at a locked, open game (checks done); the game starts when its last seat is taken.
+
+    `kind`: a notification for the user seated by someone else (a friend's invitation, the queue)."""
+    _take_seat(session, game, user, now)
+    if kind is not None:
+        notify.notify_users(session, [user.id], kind, dict(data or {}), game.id)
+    if len(game.seats) == game.players:
+        _start(session, game, now)
+    else:
+        notify.notify_game(session, game, "player_joined", {"user_id": user.id}, exclude=[user.id])
+
+
+def leave_game(session: Session, user: User, game_id: int) -> Game:
+    game = _locked_game(session, game_id)
+    _require_open(game)
+    seat = next((seat for seat in game.seats if seat.user_id == user.id), None)
+    if seat is None:
+        raise ServiceError("not_your_game", "You are not in this game.")
+    if game.creator_id == user.id:
+        raise ServiceError("forbidden", "The creator cancels the game instead of leaving it.")
+    game.seats.remove(seat)
+    session.delete(seat)
+    notify.notify_game(session, game, "player_quit", {"user_id": user.id})
+    play.announce(session, game)
+    session.commit()
+    return game
+
+
+def cancel_game(session: Session, user: User, game_id: int) -> Game:
+    game = _locked_game(session, game_id)
+    _require_open(game)
+    if game.creator_id != user.id and not user.is_admin:
+        raise ServiceError("forbidden", "Only the game's creator may cancel it.")
+    game.status = "cancelled"
+    play.announce(session, game)
+    session.commit()
+    return game
+
+
+def _locked_game(session: Session, game_id: int) -> Game:
+    game = session.scalar(select(Game).where(Game.id == game_id).with_for_update())
+    if game is None:
+        raise not_found("This game does not exist.")
+    return game
+
+
+def _require_open(game: Game) -> None:
+    if game.status != "open":
+        raise ServiceError("wrong_status", "This game is no longer open to joining or leaving.")
+
+
+def _take_seat(session: Session, game: Game, user: User, now: datetime) -> None:
+    """A seat with a pick number drawn at random among those still free (1 to the player count)."""
+    free = sorted(set(range(1, game.players + 1)) - {seat.pick for seat in game.seats})
+    seat = Seat(user_id=user.id, joined_at=now, status="playing", pick=secrets.SystemRandom().choice(free))
+    game.seats.append(seat)
+    session.flush()
+
+
+def _start(session: Session, game: Game, now: datetime) -> None:
+    """Seats are numbered in pick order; then the set-up (a seat draft, if any) and the first state."""
+    _draw_missing_picks(game)
+    for seat in game.seats:
+        assert seat.user_id is not None and seat.pick is not None
+        seat.number = seat.pick - 1
+        session.add(SeatTenure(seat_id=seat.id, user_id=seat.user_id, started_at=now))
+        session.add(Notification(user_id=seat.user_id, game_id=game.id, kind="game_started", data={}))
+    game.status = "active"
+    game.started_at = now
+    session.flush()
+    draft.set_up(session, game, now)
+
+
+def _draw_missing_picks(game: Game) -> None:
+    """Seats taken before pick numbers were drawn on joining get the free ones at random."""
+    free = sorted(set(range(1, game.players + 1)) - {seat.pick for seat in game.seats})
+    secrets.SystemRandom().shuffle(free)
+    for seat in game.seats:
+        if seat.pick is None:
+            seat.pick = free.pop()
+
+
+def list_games(session: Session, status: str, user: User | None = None) -> list[Game]:
+    query = select(Game).where(Game.status == status)
+    if status == "finished":
+        query = query.order_by(Game.finished_at.desc())
+    elif status == "active":
+        query = query.order_by(Game.started_at.desc())
+    else:
+        query = query.order_by(Game.created_at.desc())
+    return list(session.scalars(query.limit(LIST_LIMIT)))
+
+
+def my_games(session: Session, user: User) -> list[Game]:
+    """The user's forming and running games, as listed (their states and seats are left unread)."""
+    query = (
+        select(Game)
+        .join(Seat, Seat.game_id == Game.id)
+        .where(Seat.user_id == user.id, Game.status.in_(("open", "active")))
+        .order_by(Game.id.desc())
+        .options(defer(Game.state), defer(Game.standings), lazyload(Game.seats))
+    )
+    return list(session.scalars(query.limit(LIST_LIMIT)))
+
+
+def count_games(session: Session) -> dict[str, int]:
+    rows = session.execute(select(Game.status, func.count()).group_by(Game.status))
+    return {status: count for status, count in rows}

@@ -1,0 +1,175 @@
+from __future__ import annotations
+
+import zoneinfo
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from starlette.responses import RedirectResponse, Response
+
+from app.services.accounts import accounts
+from app.services.errors import ServiceError
+from app.web.deps import (
+    DB,
+    AppSettings,
+    CurrentUser,
+    Limiter,
+    MaybeUser,
+    Now,
+    client_address,
+    log_in,
+    log_out,
+    render,
+)
+from app.web.i18n import LANGUAGES
+
+router = APIRouter()
+TextField = Annotated[str, Form(max_length=256)]
+
+
+def _home(target: str = "/") -> RedirectResponse:
+    return RedirectResponse(target if target.startswith("/") and not target.startswith("//") else "/", 303)
+
+
+@router.get("/signup")
+def signup_page(request: Request, user: MaybeUser, sent: bool = False) -> Response:
+    return render(request, "account/signup.html", user, {"zones": _zones(), "sent": sent})
+
+
+@router.post("/signup")
+def signup(
+    request: Request,
+    session: DB,
+    limiter: Limiter,
+    settings: AppSettings,
+    email: TextField,
+    password: TextField,
+    display_name: TextField,
+    now: Now,
+    language: Annotated[str, Form()] = "en",
+    time_zone: Annotated[str, Form()] = "UTC",
+) -> Response:
+    limiter.sign_up(client_address(request), email)
+    if settings.confirms_signups:  # the same answer whether the address is new, taken or barred
+        accounts.request_sign_up(
+            session,
+            email=email,
+            password=password,
+            display_name=display_name,
+            language=language,
+            time_zone=time_zone,
+            now=now,
+        )
+        return _home("/signup?sent=true")
+    user = accounts.sign_up(
+        session,
+        email=email,
+        password=password,
+        display_name=display_name,
+        language=language,
+        time_zone=time_zone,
+    )
+    log_in(request, session, user)
+    return _home()
+
+
+@router.get("/login")
+def login_page(request: Request, user: MaybeUser, next: str = "/") -> Response:
+    return render(request, "account/login.html", user, {"next": next})
+
+
+@router.post("/login")
+def login(
+    request: Request,
+    session: DB,
+    limiter: Limiter,
+    email: TextField,
+    password: TextField,
+    now: Now,
+    next: Annotated[str, Form()] = "/",
+) -> Response:
+    limiter.log_in(client_address(request), email)
+    try:
+        user = accounts.authenticate(session, email, password, now)
+    except ServiceError as error:
+        if error.code != "account_banned" or error.details is None:
+            raise
+        return render(request, "moderation/banned.html", None, {"ban": error.details}, status_code=403)
+    limiter.logged_in(client_address(request), email)
+    log_in(request, session, user)
+    return _home(next)
+
+
+@router.post("/logout")
+def logout(request: Request, session: DB) -> Response:
+    log_out(request, session)
+    return _home()
+
+
+@router.post("/logout-everywhere")
+def logout_everywhere(request: Request, session: DB, user: CurrentUser) -> Response:
+    accounts.log_out_everywhere(session, user)
+    log_out(request, session)
+    return _home()
+
+
+@router.get("/account")
+def account_page(request: Request, user: CurrentUser, saved: bool = False) -> Response:
+    return render(request, "account/account.html", user, {"zones": _zones(), "saved": saved})
+
+
+@router.post("/account")
+def update_account(
+    request: Request,
+    session: DB,
+    user: CurrentUser,
+    email: TextField,
+    display_name: TextField,
+    language: Annotated[str, Form()],
+    time_zone: Annotated[str, Form()],
+    now: Now,
+    limiter: Limiter,
+    current_password: Annotated[str, Form(max_length=256)] = "",
+) -> Response:
+    profile = accounts.Profile(display_name=display_name, email=email, language=language, time_zone=time_zone)
+    if accounts.is_new_address(user, email):
+        limiter.address_change(user.id, email)
+    accounts.update_profile(session, user, profile, now, current_password)
+    return _home("/account?saved=true")
+
+
+@router.post("/account/password")
+def change_password(
+    request: Request,
+    session: DB,
+    user: CurrentUser,
+    current_password: TextField,
+    new_password: TextField,
+) -> Response:
+    accounts.change_password(session, user, current_password, new_password)
+    log_in(request, session, user)
+    return _home("/account?saved=true")
+
+
+@router.post("/language")
+def choose_language(
+    request: Request,
+    session: DB,
+    user: MaybeUser,
+    settings: AppSettings,
+    language: Annotated[str, Form()],
+    next: Annotated[str, Form()] = "/",
+) -> Response:
+    if language not in LANGUAGES:
+        raise ServiceError("invalid_input", "Choose English or French.", "language")
+    if user is not None:
+        user.language = language
+        session.commit()
+    response = _home(next)
+    response.set_cookie(
+        "lang", language, max_age=365 * 86400, samesite="lax", httponly=True, secure=settings.secure_cookies
+    )
+    return response
+
+
+def _zones() -> list[str]:
+    return sorted(zone for zone in zoneinfo.available_timezones() if "/" in zone or zone == "UTC")
