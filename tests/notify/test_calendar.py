@@ -6,6 +6,7 @@ import re
 from datetime import UTC, datetime, timedelta
 
 from fastapi import FastAPI
+from icalendar import Calendar
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
@@ -126,3 +127,5 @@ def test_text_is_escaped_and_long_lines_are_folded_between_characters() -> None:
     assert event["SUMMARY"].startswith("Ton tour\\; « Élan\\, vite » \\\\ é")
     assert event["DESCRIPTION"] == "line one\\nline two"
     feed.encode().decode("utf-8")  # folding never split a character
+    (parsed,) = Calendar.from_ical(feed).walk("VEVENT")
+    assert (str(parsed["SUMMARY"]), str(parsed["UID"])) == (entry.summary, entry.uid)

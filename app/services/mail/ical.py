@@ -1,4 +1,4 @@
-"""The calendar feed: each user's current deadlines as RFC 5545 text, behind a secret, regenerable URL.
+"""The calendar feed: each user's current deadlines in iCalendar (RFC 5545), behind a secret, regenerable URL.
 
 One VEVENT per current wait of the user's seats. Its UID names the wait (game, seat and the version at
 which the wait began), so a calendar that polls the feed sees the same event move when a pause or an
@@ -11,13 +11,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from icalendar import Alarm, Calendar, Event, vDuration, vText
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import Game, Seat, User, WaitRow
 
-LINE_OCTETS = 75
-REFRESH = "PT15M"
+REFRESH = timedelta(minutes=15)  # how often a calendar application should fetch the feed again
+ALARM_BEFORE = timedelta(hours=1)
 
 
 @dataclass(frozen=True)
@@ -66,70 +67,32 @@ def uid_of(deadline: Deadline, domain: str) -> str:
 
 
 def feed(name: str, entries: Iterable[Entry], now: datetime) -> str:
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        "PRODID:-//Ostraca//Deadlines//EN",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-        f"X-WR-CALNAME:{escape_text(name)}",
-        f"REFRESH-INTERVAL;VALUE=DURATION:{REFRESH}",
-        f"X-PUBLISHED-TTL:{REFRESH}",
-    ]
+    calendar = Calendar()
+    calendar.add("version", "2.0")
+    calendar.add("prodid", "-//Ostraca//Deadlines//EN")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("method", "PUBLISH")
+    calendar.add("x-wr-calname", vText(name))
+    calendar.add("refresh-interval", vDuration(REFRESH), parameters={"VALUE": "DURATION"})
+    calendar.add("x-published-ttl", vDuration(REFRESH))
     for entry in entries:
-        lines += _event(entry, now)
-    lines.append("END:VCALENDAR")
-    return "".join(fold(line) + "\r\n" for line in lines)
+        calendar.add_component(_event(entry, now))
+    return calendar.to_ical().decode()
 
 
-def _event(entry: Entry, now: datetime) -> list[str]:
-    return [
-        "BEGIN:VEVENT",
-        f"UID:{entry.uid}",
-        f"DTSTAMP:{utc_stamp(now)}",
-        f"DTSTART:{utc_stamp(entry.start)}",
-        f"DTEND:{utc_stamp(entry.start + timedelta(minutes=1))}",
-        f"SUMMARY:{escape_text(entry.summary)}",
-        f"DESCRIPTION:{escape_text(entry.description)}",
-        f"URL:{entry.url}",
-        "TRANSP:TRANSPARENT",
-        "BEGIN:VALARM",
-        "ACTION:DISPLAY",
-        "TRIGGER:-PT1H",
-        f"DESCRIPTION:{escape_text(entry.alarm)}",
-        "END:VALARM",
-        "END:VEVENT",
-    ]
-
-
-def utc_stamp(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
-
-
-def escape_text(value: str) -> str:
-    """RFC 5545 TEXT: backslash, semicolon, comma and newlines escaped."""
-    return (
-        value.replace("\\", "\\\\")
-        .replace(";", "\\;")
-        .replace(",", "\\,")
-        .replace("\r\n", "\\n")
-        .replace("\n", "\\n")
-        .replace("\r", "\\n")
-    )
-
-
-def fold(line: str) -> str:
-    """Lines longer than 75 octets go on as continuation lines (CRLF + space), never inside a character."""
-    encoded = line.encode()
-    if len(encoded) <= LINE_OCTETS:
-        return line
-    parts: list[str] = []
-    limit = LINE_OCTETS
-    while encoded:
-        cut = min(limit, len(encoded))
-        while cut < len(encoded) and (encoded[cut] & 0xC0) == 0x80:  # not in the middle of a character
-            cut -= 1
-        parts.append(encoded[:cut].decode())
-        encoded = encoded[cut:]
-        limit = LINE_OCTETS - 1  # the leading space counts
-    return "\r\n ".join(parts)
+def _event(entry: Entry, now: datetime) -> Event:
+    event = Event()
+    event.add("uid", entry.uid)
+    event.add("dtstamp", now.astimezone(UTC))
+    event.add("dtstart", entry.start.astimezone(UTC))
+    event.add("dtend", entry.start.astimezone(UTC) + timedelta(minutes=1))
+    event.add("summary", entry.summary)
+    event.add("description", entry.description)
+    event.add("url", entry.url)
+    event.add("transp", "TRANSPARENT")
+    alarm = Alarm()
+    alarm.add("action", "DISPLAY")
+    alarm.add("trigger", -ALARM_BEFORE)
+    alarm.add("description", entry.alarm)
+    event.add_component(alarm)
+    return event
