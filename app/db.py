@@ -1,4 +1,4 @@
-"""Engine, sessions, the declarative base and the UTC datetime type."""
+"""Engine, sessions, the declarative base, the UTC datetime type and an insert that may lose a race."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Engine, MetaData, create_engine, event
+from sqlalchemy import JSON, DateTime, Engine, MetaData, create_engine, event, literal_column
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.types import TypeDecorator
@@ -77,6 +78,13 @@ def _sqlite_begin_immediate(connection: Any) -> None:
     # One writer at a time: take the write lock at BEGIN, so two order submissions serialise
     # instead of both reading the same version and one failing at commit.
     connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def insert_ignoring_conflicts(session: Session, table: type[Base], **values: object) -> bool:
+    """INSERT ... ON CONFLICT DO NOTHING RETURNING; True when the row went in (this caller won)."""
+    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+    statement = dialect.insert(table).values(**values).on_conflict_do_nothing().returning(literal_column("1"))
+    return session.execute(statement).first() is not None
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:

@@ -12,12 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import literal_column, select
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app import clock
-from app.db import Base
+from app.db import insert_ignoring_conflicts
 from app.models import ClockMark, WaitRow
 from app.services.deadlines import deadlines, markets, notices
 
@@ -29,13 +28,6 @@ class Compensation:
     since: datetime
     gap: timedelta
     games: list[int]
-
-
-def insert_ignoring_conflicts(session: Session, table: type[Base], **values: object) -> bool:
-    """INSERT ... ON CONFLICT DO NOTHING RETURNING; True when the row went in (this caller won)."""
-    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
-    statement = dialect.insert(table).values(**values).on_conflict_do_nothing().returning(literal_column("1"))
-    return session.execute(statement).first() is not None
 
 
 def last_sweep(session: Session) -> datetime | None:

@@ -24,6 +24,7 @@ from apscheduler.schedulers.blocking import BlockingScheduler
 from sqlalchemy import delete
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.db import insert_ignoring_conflicts
 from app.models import JobRun
 from app.services.accounts import accounts
 from app.services.deadlines import outage
@@ -70,9 +71,7 @@ def slot_of(now: datetime, every: timedelta) -> datetime:
 
 def claim_slot(session: Session, job: str, slot: datetime, now: datetime) -> bool:
     """Whether this process runs `job` for `slot`: only the first insert of its row goes in."""
-    claimed = outage.insert_ignoring_conflicts(
-        session, JobRun, job=job, slot=slot, started_at=now, owner=OWNER
-    )
+    claimed = insert_ignoring_conflicts(session, JobRun, job=job, slot=slot, started_at=now, owner=OWNER)
     session.commit()
     return claimed
 

@@ -16,8 +16,8 @@ from datetime import datetime
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
+from app.db import insert_ignoring_conflicts
 from app.models import Game, GameOrder, MoveStat, Seat, SeatTenure, User
-from app.services.deadlines.outage import insert_ignoring_conflicts
 from app.services.errors import not_found
 from app.services.players import ratings
 

@@ -26,6 +26,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
+from app.db import insert_ignoring_conflicts
 from app.models import (
     Game,
     RatedGame,
@@ -36,7 +37,6 @@ from app.models import (
     SeatTenure,
     User,
 )
-from app.services.deadlines.outage import insert_ignoring_conflicts
 
 MODEL = PlackettLuce()  # the library's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
 SEAT_SCALE = MODEL.beta  # the strength of a seat that always wins, in skill points

@@ -31,10 +31,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.db import insert_ignoring_conflicts
 from app.games import registry
 from app.models import Game, QueueBook, QueueEntry, Seat, User
 from app.services.accounts import sanctions
-from app.services.deadlines.outage import insert_ignoring_conflicts
 from app.services.errors import ServiceError
 from app.services.jobs.jobs import PeriodicJob, run_periodic
 from app.services.mail import notify
