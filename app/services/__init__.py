@@ -1,1 +1,4 @@
-"""The platform's use cases over the database. Each public function owns its transaction."""
+"""The platform's use cases over the database, one package per domain (docs/architecture.md).
+
+Each public function owns its transaction.
+"""
