@@ -65,7 +65,7 @@ def test_the_count_in_french_and_none_when_nothing_waits(make_client: Any) -> No
     assert "1 partie vous attend" in page and "à vous de jouer" in page
     pick(alice, game_id)
     page = alice.get("/").text
-    assert 'id="turn-count"' not in page and "<title>Parties" in page and "attend Bruno" in page
+    assert 'data-count="0" hidden' in page and "<title>Parties" in page and "attend Bruno" in page
     assert alice.get("/api/v1/me").json()["games_waiting_on_you"] == 0
 
 

@@ -53,9 +53,29 @@ def test_whose_turn_on_the_home_page_in_the_navigation_and_the_title(
         {"order": {"type": "pick", "value": 1}, "expected_version": version},
     )
     alice.reload()
-    assert alice.locator("header #turn-count").count() == 0 and not alice.title().startswith("(")
+    assert alice.locator("header #turn-count").is_hidden() and not alice.title().startswith("(")
     waiting = "attend Bruno" if language == "fr" else "waiting for Bruno"
     alice.locator("#your-games li .turn", has_text=waiting).wait_for()
     bruno.goto(f"{live_server}/")
     assert bruno.title().startswith("(1) ")
     assert bruno.locator("#your-games li .turn", has_text="your turn").is_visible()
+
+
+def test_the_count_and_the_title_follow_a_live_game_page(live_server: str, new_page: Any) -> None:
+    alice, bruno = new_page(), new_page(phone=True)
+    sign_up_in_browser(alice, live_server, "Alice")
+    sign_up_in_browser(bruno, live_server, "Bruno")
+    body = {"game_type": "fake", "players": 2, "time_limit_hours": 24}
+    game = api(alice, live_server, "POST", "/games", body)
+    api(bruno, live_server, "POST", f"/games/{game['id']}/join")
+    errors: list[str] = []
+    bruno.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    bruno.goto(f"{live_server}/games/{game['id']}")
+    assert bruno.title().startswith("(1) ") and bruno.locator("#turn-count").is_visible()
+
+    version = api(bruno, live_server, "GET", f"/games/{game['id']}")["game"]["version"]
+    order = {"order": {"type": "pick", "value": 1}, "expected_version": version}
+    api(bruno, live_server, "POST", f"/games/{game['id']}/orders", order)  # from elsewhere: the API
+    bruno.locator("#turn-count").wait_for(state="hidden")  # the live update, no reload
+    bruno.wait_for_function("!document.title.startsWith('(')")
+    assert not [e for e in errors if "Content Security Policy" in e]
