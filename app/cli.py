@@ -80,6 +80,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def served_settings(settings: Settings, host: str, port: int) -> Settings:
+    """Mail links point at the address served when BASE_URL is not set (``--port`` included)."""
+    if "base_url" in settings.model_fields_set:
+        return settings
+    shown_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown_host:
+        shown_host = f"[{shown_host}]"
+    return settings.model_copy(update={"base_url": f"http://{shown_host}:{port}"})
+
+
 def _serve(settings: Settings, host: str, port: int, no_jobs: bool) -> int:
     import uvicorn
 
@@ -88,6 +98,7 @@ def _serve(settings: Settings, host: str, port: int, no_jobs: bool) -> int:
     prepare_database(settings)
     if no_jobs:
         settings = settings.model_copy(update={"run_jobs": False})
+    settings = served_settings(settings, host, port)
     print(f"Ostraca is at http://{host}:{port}/ (database: {settings.sqlalchemy_url.split('@')[-1]})")
     # X-Forwarded-For is read by `client_address` through TRUSTED_PROXIES only, never by uvicorn itself.
     uvicorn.run(create_app(settings), host=host, port=port, proxy_headers=False, log_level="info")

@@ -12,6 +12,9 @@ from pathlib import Path
 import httpx2 as httpx
 from sqlalchemy import create_engine, text
 
+from app.cli import served_settings
+from app.settings import Settings
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -95,3 +98,10 @@ def test_rebuild_ratings_rates_every_finished_game_again(tmp_path: Path) -> None
     assert "tigris: 0 finished game(s)" in result.stdout
     unknown = run(tmp_path, "rebuild-ratings", "--game-type", "chess")
     assert unknown.returncode == 2 and "no game type" in unknown.stderr
+
+
+def test_mail_links_follow_the_served_port_unless_base_url_is_set() -> None:
+    assert served_settings(Settings(_env_file=None), "127.0.0.1", 8123).base_url == "http://127.0.0.1:8123"
+    assert served_settings(Settings(_env_file=None), "0.0.0.0", 9000).base_url == "http://127.0.0.1:9000"
+    chosen = Settings(base_url="https://play.example.org", _env_file=None)
+    assert served_settings(chosen, "0.0.0.0", 9000).base_url == "https://play.example.org"

@@ -10,12 +10,13 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.templating import Jinja2Templates
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 from starlette.responses import Response
 
 from app.models import User
 from app.services.accounts import accounts, sanctions
 from app.services.errors import ServiceError
+from app.services.play import turns
 from app.settings import Network, Settings
 from app.web.i18n import Translator, pick_language
 from app.web.ratelimit import RateLimiter
@@ -181,6 +182,14 @@ def render(
         **tr.template_globals(),
         **(context or {}),
     }
+    if "turns_waiting" not in full_context:  # a page that read the user's turns gives the count itself
+        full_context["turns_waiting"] = _turns_waiting(user)
     response = templates.TemplateResponse(request, template, full_context, status_code=status_code)
     response.headers["Content-Language"] = tr.language
     return response
+
+
+def _turns_waiting(user: User | None) -> int:
+    """The navigation's count of games waiting on the user, read in the request's own session."""
+    session = object_session(user) if user is not None else None
+    return turns.turns_of(session, user).waiting_on_you if user is not None and session else 0

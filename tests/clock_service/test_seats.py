@@ -7,7 +7,7 @@ from sqlalchemy.orm import Session
 
 from app.models import User
 from app.services.errors import ServiceError
-from app.services.play import play, seats
+from app.services.play import play, seats, turns
 from app.services.players import friends
 from app.services.social import lobby
 from tests.clock_service.factory import (
@@ -41,7 +41,7 @@ def test_quitting_opens_the_seat_to_everyone(db: Session) -> None:
     )
     assert [e.data for e in events(db, game_id, "platform:seat_quit")] == [{"seat": seat, "offered": False}]
     assert len(notifications(db, ann, "player_quit")) == 1
-    assert game_id not in [g.id for g in lobby.my_games(db, cat)]
+    assert game_id not in [g.game_id for g in turns.turns_of(db, cat).games]
     assert play.viewer_seat(game(db, game_id), cat) is None
     (dan,) = make_users(db, "Dan")
     assert [(o.game.id, o.seat, o.reserved) for o in seats.open_seats(db, dan, NOW + 3 * HOUR)] == [

@@ -329,3 +329,17 @@ def test_platform_log_entries_read_as_on_the_page(db: Session, run_mail: RunMail
     run_mail()
     turn = next(m for m in sink.to(alice.email) if m["X-Ostraca-Kind"] == "your_turn")
     assert "- Chloe takes over seat 2." in text_of(turn)
+
+
+def test_a_private_message_mail_names_its_recipients_not_its_author(
+    db: Session, run_mail: RunMail, sink: Sink
+) -> None:
+    alice, bruno, chloe = (make_user(db, name) for name in ("Alice", "Bruno", "Chloe"))
+    game = start_game(db, [alice, bruno, chloe])
+    to = [seat_of(game, bruno), seat_of(game, chloe)]
+    messages.post(db, alice, game.id, "Shall we share the Nile?", to_seats=to, now=NOW, per_minute=9)
+    run_mail()
+    mail = next(m for m in sink.to(bruno.email) if m["X-Ostraca-Kind"] == "private_message")
+    wrote = next(line for line in text_of(mail).splitlines() if "wrote to" in line)
+    assert wrote.startswith("Alice wrote to ") and "Alice" not in wrote.removeprefix("Alice")
+    assert "Bruno" in wrote and "Chloe" in wrote

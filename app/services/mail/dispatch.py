@@ -581,7 +581,7 @@ def _message(source: Source) -> dict[str, Any] | None:
     return {
         "author": _name(source.session, message.author_id),
         "body": message.body,
-        "to": [names[seat] if seat < len(names) else None for seat in audience],
+        "to": [names[seat] if seat < len(names) else None for seat in audience if seat != message.from_seat],
         "private": message.audience is not None,
         "url": source.game_url("#game-messages"),
     }

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session, defer, lazyload
+from sqlalchemy.orm import Session, defer
 
 from app.games import registry
 from app.models import Game, GameInvitation, Notification, Seat, SeatTenure, User
@@ -318,18 +318,6 @@ def list_games(session: Session, status: str, user: User | None = None) -> list[
         query = query.order_by(Game.started_at.desc())
     else:
         query = query.order_by(Game.created_at.desc())
-    return list(session.scalars(query.limit(LIST_LIMIT)))
-
-
-def my_games(session: Session, user: User) -> list[Game]:
-    """The user's forming and running games, as listed (their states and seats are left unread)."""
-    query = (
-        select(Game)
-        .join(Seat, Seat.game_id == Game.id)
-        .where(Seat.user_id == user.id, Game.status.in_(("open", "active")))
-        .order_by(Game.id.desc())
-        .options(defer(Game.state), defer(Game.standings), lazyload(Game.seats))
-    )
     return list(session.scalars(query.limit(LIST_LIMIT)))
 
 

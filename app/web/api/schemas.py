@@ -6,8 +6,10 @@ from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, Field
+from sqlalchemy.orm import object_session
 
 from app.models import Game, User
+from app.services.play import turns
 from app.services.players.open_places import GameListing
 
 
@@ -62,10 +64,14 @@ class Me(BaseModel):
     time_zone: str
     role: str
     csrf_token: str
+    games_waiting_on_you: int  # running games whose current turn or phase waits on one of the user's seats
 
     @classmethod
     def of(cls, user: User, csrf_token: str) -> Me:
+        """The user as the API shows them, their waiting games counted in the request's own session."""
+        session = object_session(user)
         return cls(
+            games_waiting_on_you=turns.turns_of(session, user).waiting_on_you if session else 0,
             id=user.id,
             email=user.email,
             pending_email=user.pending_email,

@@ -9,6 +9,7 @@ from starlette.responses import RedirectResponse, Response
 
 from app.games import registry
 from app.services.errors import ServiceError
+from app.services.play import turns
 from app.services.social import lobby, open_games, queue
 from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, render
 from app.web.forms import FormFields
@@ -30,11 +31,14 @@ def lobby_page(
 ) -> Response:
     wanted = open_games.Pages(games_page, seats_page, hidden_page)
     tables = open_games.open_tables(session, user, now, wanted) if tab == "open" else None
+    mine = turns.turns_of(session, user) if user else turns.Turns([])
     context = {
         "tab": tab,
         "tabs": TABS,
         "games": [t.game for t in tables.games] if tables else lobby.list_games(session, tab),
-        "mine": lobby.my_games(session, user) if user else [],
+        "mine": mine.games,
+        "turns_waiting": mine.waiting_on_you,
+        "now": now,
         "invitations": lobby.invitations_of(session, user) if user else [],
         "counts": lobby.count_games(session),
         "titles": {rules.id: rules.title for rules in registry.all_games()},
@@ -65,6 +69,17 @@ def _percent(text: str) -> int | None:
 @router.get("/games/new")
 def new_game_page(request: Request, user: CurrentUser) -> Response:
     return render(request, "new_game.html", user, {"game_types": registry.all_games()})
+
+
+@router.get("/games")
+def games_list() -> Response:
+    """The lobby lists the games: an address typed by hand, or a refreshed form, lands there."""
+    return RedirectResponse("/", 302)
+
+
+@router.get("/favicon.ico", include_in_schema=False)
+def favicon() -> Response:
+    return RedirectResponse("/static/favicon.svg", 301)
 
 
 @router.post("/games")
