@@ -104,6 +104,11 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
     ),
     ("GET", "/", None, everyone(200)),
     ("GET", "/api/docs", None, everyone(200)),
+    ("GET", "/favicon.ico", None, everyone(301)),
+    ("GET", "/games", None, everyone(302)),
+    ("GET", "/healthz", None, everyone(200)),
+    ("GET", "/readyz", None, everyone(200)),
+    ("GET", "/metrics", None, everyone(403)),  # only loopback clients or the METRICS_TOKEN bearer
     ("GET", "/signup", None, everyone(200)),
     ("GET", "/login", None, everyone(200)),
     ("POST", "/signup", {}, {"anonymous": 422}),

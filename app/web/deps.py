@@ -14,9 +14,10 @@ from sqlalchemy.orm import Session, object_session
 from starlette.responses import Response
 
 from app.models import User
-from app.services.accounts import accounts, sanctions
+from app.services.accounts import accounts
 from app.services.errors import ServiceError
 from app.services.play import turns
+from app.services.sanctions import sanctions
 from app.settings import Network, Settings
 from app.web.i18n import Translator, pick_language
 from app.web.ratelimit import RateLimiter

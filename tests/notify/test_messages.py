@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from sqlalchemy import select
@@ -19,6 +21,8 @@ from app.services.play import live
 from app.services.social import messages
 from tests.conftest import NOW
 from tests.notify.conftest import log_in, make_user, seat_of, start_game
+
+T = TypeVar("T")
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
@@ -184,7 +188,7 @@ def test_a_private_message_reaches_only_its_readers_live_streams(
     """Spectators and the other seats never learn, from the live stream, that a private message was sent."""
     alice, bruno, chloe, game = _three(db)
     if database_url.startswith("sqlite"):
-        heard = asyncio.run(
+        heard = _run_apart(
             _heard_by(game.id, [alice.id, bruno.id, chloe.id, None], lambda: _private(db, alice, bruno, game))
         )
         assert heard == {alice.id: [game.version], bruno.id: [game.version], chloe.id: [], None: []}
@@ -198,10 +202,16 @@ def test_a_private_message_reaches_only_its_readers_live_streams(
         payloads = [note.payload for note in listener.notifies(timeout=5, stop_after=1)]
     assert payloads == [live.notify_payload(game.id, game.version, {alice.id, bruno.id})]
     bus = live.LiveBus()
-    heard = asyncio.run(
+    heard = _run_apart(
         _heard_by(game.id, [bruno.id, chloe.id, None], lambda: _replay_notes(bus, payloads), bus)
     )
     assert heard == {bruno.id: [game.version], chloe.id: [], None: []}
+
+
+def _run_apart(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run on a thread of its own: a session-wide Playwright may keep an event loop running on this one."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def _private(db: Session, author: User, reader: User, game: Game) -> None:

@@ -1,3 +1,3 @@
-"""Accounts: sign-up, log-in, profile and password, the signed tokens of e-mail links, and the checks
-of a user's sanctions in force (kept on the user row).
+"""Accounts: sign-up, log-in and the sessions it opens, profile and password, and the signed tokens of
+the e-mail links (address checks, resets, calendars, unsubscribes).
 """

@@ -15,9 +15,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.models import LoginSession, MailSettings, Notification, User
-from app.services.accounts import sanctions, tokens
+from app.services.accounts import tokens
 from app.services.deadlines import deadlines
 from app.services.errors import ServiceError
+from app.services.sanctions import sanctions
 
 LANGUAGES = ("en", "fr")
 MIN_PASSWORD_LENGTH = 10

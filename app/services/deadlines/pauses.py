@@ -17,10 +17,10 @@ from sqlalchemy.orm import Session
 
 from app import clock
 from app.models import PauseRequest, User
-from app.services.accounts import sanctions
 from app.services.deadlines import deadlines, notices
 from app.services.deadlines.calendars import as_pause
 from app.services.errors import ServiceError, not_found
+from app.services.sanctions import sanctions
 
 MAX_DAYS = 30  # one request
 MAX_AHEAD = timedelta(days=365)  # how far ahead a pause may start

@@ -26,12 +26,12 @@ from sqlalchemy.orm import Session
 from app.models import BannedEmail, Game, QueueEntry, Report, Sanction, Seat, SeatTenure, User
 from app.models.moderation import SANCTION_KINDS
 from app.services.accounts import accounts
-from app.services.accounts.sanctions import PERMANENT, canonical_email, in_force, is_banned
 from app.services.deadlines import deadlines, notices
 from app.services.errors import ServiceError, not_found
 from app.services.mail import notify
 from app.services.moderation import audit
 from app.services.play import play, seats
+from app.services.sanctions.sanctions import PERMANENT, canonical_email, in_force, is_banned
 
 RANKS = {"player": 0, "moderator": 1, "admin": 2}
 MAX_HOURS = 24 * 365 * 10

@@ -21,9 +21,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
 from app.models import Game, Seat, User
-from app.services.accounts import sanctions
 from app.services.errors import ServiceError
 from app.services.players import friends, profiles
+from app.services.sanctions import sanctions
 
 SHARED_GAMES_CAP = 3
 UNFINISHED = ("open", "active")

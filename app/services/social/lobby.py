@@ -20,11 +20,11 @@ from sqlalchemy.orm import Session, defer
 
 from app.games import registry
 from app.models import Game, GameInvitation, Notification, Seat, SeatTenure, User
-from app.services.accounts import sanctions
 from app.services.errors import ServiceError, not_found
 from app.services.mail import notify
 from app.services.play import absence, draft, play
 from app.services.players import friends, matchmaking
+from app.services.sanctions import sanctions
 from app.services.social.names import generate_game_name
 
 MAX_TIME_LIMIT_HOURS = 24 * 14

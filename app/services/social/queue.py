@@ -34,12 +34,12 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.db import insert_ignoring_conflicts
 from app.games import registry
 from app.models import Game, QueueBook, QueueEntry, Seat, User
-from app.services.accounts import sanctions
 from app.services.errors import ServiceError
 from app.services.jobs.jobs import PeriodicJob, run_periodic
 from app.services.mail import notify
 from app.services.play import play, seats
 from app.services.players import matchmaking
+from app.services.sanctions import sanctions
 from app.services.social import lobby
 
 log = logging.getLogger(__name__)
