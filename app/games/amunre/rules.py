@@ -18,6 +18,7 @@ from app.games.amunre.scoring import places, pyramids_of
 from app.games.amunre.tx import Tx
 from app.games.amunre.view import view as build_view
 from app.games.contract import N_, Outcome, RuleError, Standing, Wait
+from app.games.kit.legal import awaited, waits
 from app.games.kit.model import from_json, to_json
 
 DUMP_VERSION = 1
@@ -41,19 +42,12 @@ class AmunReRules:
         return flow.new_game(players, seed)
 
     def waits(self, state: State) -> list[Wait]:
-        waits = []
-        for seat in range(len(state.players)):
-            legal = legal_for(state, seat)
-            if legal is not None:
-                waits.append(Wait(seat, legal.phase, simultaneous=legal.phase in SIMULTANEOUS))
-        return waits
+        return waits([legal_for(state, seat) for seat in range(len(state.players))], SIMULTANEOUS)
 
     def apply(self, state: State, seat: int, order: Mapping[str, Any]) -> Outcome[State]:
         if state.phase == "over":
             raise RuleError("game_over", "The game is over.")
-        legal = legal_for(state, seat)
-        if legal is None:
-            raise RuleError("not_awaited", "The game is not waiting for you now.")
+        legal = awaited(legal_for(state, seat), "The game is not waiting for you now.")
         parsed = parse_order(order)
         check(legal, parsed)
         tx = Tx(state)
@@ -99,10 +93,7 @@ class AmunReRules:
         return state
 
     def _legal(self, state: State, seat: int) -> Legal:
-        legal = legal_for(state, seat)
-        if legal is None:
-            raise RuleError("not_awaited", "The game is not waiting for this seat.")
-        return legal
+        return awaited(legal_for(state, seat))
 
 
 def check(legal: Legal, order: OrderModel) -> None:
