@@ -32,8 +32,8 @@ from app.games.advciv.board import BOARD, Board
 from app.games.advciv.conflict import BARBARIANS as BARBARIAN_NATION
 from app.games.advciv.conflict import Force, in_conflict, resolve
 from app.games.contract import RuleError
+from app.games.kit.rng import RandBelow, shuffled
 
-RandBelow = Callable[[int], int]
 Key = tuple[int, ...]
 
 CITIES: Final = 9  # cities per nation (§5.1)
@@ -336,7 +336,7 @@ def random_loss(
 ) -> tuple[Change, ...]:
     """The site's default (F-S3): units picked at random that make `loss_target` — each area in a random
     order takes one of its ways at random among those that still let the rest make the total."""
-    order = [units[i] for i in _permutation(len(units), randbelow)]
+    order = [units[i] for i in shuffled(range(len(units)), randbelow)]
     options, suffix = _reachable(order, keep_token, whole_cities)
     left = loss_target(order, points, keep_token, whole_cities)
     changes = []
@@ -373,14 +373,6 @@ def check_loss(loss: UnitLoss, changes: Sequence[Change], grain_used: int = 0) -
             field="units",
             params={"total": total, "due": loss.target(grain_used)},
         )
-
-
-def _permutation(n: int, randbelow: RandBelow) -> list[int]:
-    items = list(range(n))
-    for i in range(n - 1, 0, -1):
-        j = randbelow(i + 1)
-        items[i], items[j] = items[j], items[i]
-    return items
 
 
 def _reduced_tokens(realm: Realm, area: int, board: Board, stock: int | None = None) -> int:
@@ -510,7 +502,7 @@ def secondary_losses(
 
 
 def _random_pick(options: Sequence[Key], count: int, randbelow: RandBelow) -> tuple[Key, ...]:
-    order = _permutation(len(options), randbelow)
+    order = shuffled(range(len(options)), randbelow)
     return tuple(sorted(options[i] for i in order[:count]))
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -24,8 +24,8 @@ from typing import Final
 from pydantic import BaseModel, ConfigDict
 
 from app.games.contract import RuleError
+from app.games.kit.rng import RandBelow, shuffled
 
-RandBelow = Callable[[int], int]
 Deck = tuple[tuple[str, ...], ...]  # stacks 1–9, each from the top card down
 Hands = tuple[tuple[str, ...], ...]  # per seat
 
@@ -94,16 +94,6 @@ def stack_of(card: str) -> int:
 
 def is_calamity(card: str) -> bool:
     return card in CALAMITIES
-
-
-def shuffled(items: Iterable[str], randbelow: RandBelow) -> tuple[str, ...]:
-    """`items` in a random order, drawn exactly as `kit.tx.Tx.shuffle` draws (Fisher-Yates from the end),
-    so that a caller holding a `Tx` gets the same order either way."""
-    cards = list(items)
-    for i in range(len(cards) - 1, 0, -1):
-        j = randbelow(i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    return tuple(cards)
 
 
 # --- the deck -----------------------------------------------------------------------------------------

@@ -13,10 +13,13 @@ new word for them. `below` takes another `Step` only to replay games begun on a 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 MASK64 = (1 << 64) - 1
 Step = Callable[[int], tuple[int, int]]  # word -> (next word, 64-bit output)
+RandBelow = Callable[[int], int]  # n -> an integer in [0, n), e.g. `Tx.randbelow`
+T = TypeVar("T")
 
 
 def splitmix64(word: int) -> tuple[int, int]:
@@ -42,3 +45,13 @@ def below(word: int, n: int, step: Step = splitmix64) -> tuple[int, int]:
         word, value = step(word)
         if value < limit:
             return word, value % n
+
+
+def shuffled(items: Iterable[T], randbelow: RandBelow) -> tuple[T, ...]:
+    """`items` in a random order (Fisher-Yates, from the end), each swap drawn from `randbelow`; pure rule
+    functions take the callable so that the caller's `Tx` keeps the generator's word."""
+    order = list(items)
+    for i in range(len(order) - 1, 0, -1):
+        j = randbelow(i + 1)
+        order[i], order[j] = order[j], order[i]
+    return tuple(order)

@@ -73,11 +73,7 @@ class Tx(Generic[S]):
 
     def shuffle(self, items: Iterable[T]) -> tuple[T, ...]:
         """`items` in a random order (Fisher-Yates, from the end)."""
-        shuffled = list(items)
-        for i in range(len(shuffled) - 1, 0, -1):
-            j = self.randbelow(i + 1)
-            shuffled[i], shuffled[j] = shuffled[j], shuffled[i]
-        return tuple(shuffled)
+        return rng.shuffled(items, self.randbelow)
 
     def weighted(self, counts: Sequence[int]) -> int:
         """An index drawn with a chance proportional to its count: one item out of a bag of counts (which
