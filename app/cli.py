@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import os
 import sys
 from datetime import UTC, datetime
 
+from fastapi import FastAPI
 from pydantic import ValidationError
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
 from app.db import make_engine, session_factory
 from app.games import registry
@@ -17,6 +19,7 @@ from app.main import prepare_database
 from app.models import User
 from app.services.accounts import accounts
 from app.services.errors import ServiceError
+from app.services.jobs.jobs import Jobs
 from app.services.players import ratings
 from app.services.social import lobby
 from app.settings import Settings
@@ -36,6 +39,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--no-jobs", action="store_true", help="do not run background jobs in this process")
+    serve.add_argument(
+        "--processes",
+        type=int,
+        help="web processes (default: WEB_PROCESSES; 0: one per core on Postgres, one on SQLite)",
+    )
     worker = commands.add_parser("worker", help="migrate the database, then run the background jobs only")
     worker.add_argument("--once", action="store_true", help="sweep the due deadlines once, then exit")
     commands.add_parser("migrate", help="bring the database schema up to date")
@@ -62,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         if args.command == "serve":
-            return _serve(settings, args.host, args.port, args.no_jobs)
+            processes = web_processes(settings, args.processes)
+            return _serve(settings, args.host, args.port, args.no_jobs, processes)
         prepare_database(settings)
         if args.command == "worker":
             return _worker(settings, args.once)
@@ -82,15 +91,28 @@ def main(argv: list[str] | None = None) -> int:
 
 def served_settings(settings: Settings, host: str, port: int) -> Settings:
     """Mail links point at the address served when BASE_URL is not set (``--port`` included)."""
-    if "base_url" in settings.model_fields_set:
+    if settings.base_url_chosen:
         return settings
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     if ":" in shown_host:
         shown_host = f"[{shown_host}]"
-    return settings.model_copy(update={"base_url": f"http://{shown_host}:{port}"})
+    return settings.model_copy(update={"base_url": f"http://{shown_host}:{port}", "base_url_served": True})
 
 
-def _serve(settings: Settings, host: str, port: int, no_jobs: bool) -> int:
+def web_processes(settings: Settings, asked: int | None = None) -> int:
+    """How many processes `ostraca serve` runs: one on SQLite (its live news stays in the process that
+    committed), else as asked, else one per core the process may run on."""
+    count = settings.web_processes if asked is None else asked
+    if count < 0:
+        raise ServiceError("invalid_input", "The number of web processes cannot be negative.")
+    if settings.is_sqlite:
+        if count > 1:
+            raise ServiceError("invalid_input", "SQLite is served by one process; several need Postgres.")
+        return 1
+    return count or len(os.sched_getaffinity(0)) or 1
+
+
+def _serve(settings: Settings, host: str, port: int, no_jobs: bool, processes: int = 1) -> int:
     import uvicorn
 
     from app.main import create_app
@@ -99,27 +121,98 @@ def _serve(settings: Settings, host: str, port: int, no_jobs: bool) -> int:
     if no_jobs:
         settings = settings.model_copy(update={"run_jobs": False})
     settings = served_settings(settings, host, port)
-    print(f"Ostraca is at http://{host}:{port}/ (database: {settings.sqlalchemy_url.split('@')[-1]})")
+    print(
+        f"Ostraca is at http://{host}:{port}/ (database: {settings.sqlalchemy_url.split('@')[-1]}; "
+        f"{processes} web process{'es' if processes > 1 else ''})"
+    )
     # X-Forwarded-For is read by `client_address` through TRUSTED_PROXIES only, never by uvicorn itself.
-    uvicorn.run(create_app(settings), host=host, port=port, proxy_headers=False, log_level="info")
+    configure_logs(settings)
+    if processes == 1:
+        uvicorn.run(
+            create_app(settings), host=host, port=port, proxy_headers=False, log_level="info", log_config=None
+        )
+        return 0
+    return _serve_processes(settings, processes, host, port)
+
+
+def _serve_processes(settings: Settings, processes: int, host: str, port: int) -> int:
+    """uvicorn's supervisor over `processes` web processes on one socket; the jobs, when they run, run
+    once, in the supervisor, rather than once per web process."""
+    import logging
+
+    import uvicorn
+
+    if not settings.redis_url:
+        logging.getLogger(__name__).warning(
+            "REDIS_URL is not set: each of the %s web processes counts the rate limits alone", processes
+        )
+    # The web processes are started afresh (spawned) and read their settings from the environment.
+    served = str(settings.base_url_served).lower()
+    os.environ.update({"RUN_JOBS": "false", "BASE_URL": settings.base_url, "BASE_URL_SERVED": served})
+    engine = make_engine(settings.sqlalchemy_url) if settings.run_jobs else None
+    jobs = background_jobs(session_factory(engine), settings) if engine is not None else None
+    if jobs is not None:
+        jobs.start()
+    try:
+        uvicorn.run(
+            "app.cli:served_app",
+            factory=True,
+            workers=processes,
+            host=host,
+            port=port,
+            proxy_headers=False,
+            log_level="info",
+            log_config=None,
+        )
+    finally:
+        if jobs is not None:
+            jobs.stop()
+        if engine is not None:
+            engine.dispose()
     return 0
 
 
-def _worker(settings: Settings, once: bool) -> int:
-    """The jobs without the web: `ostraca serve --no-jobs` processes plus one or more of these."""
-    import logging
-    import signal
+def served_app() -> FastAPI:
+    """One web process of `ostraca serve --processes N`, its settings from the environment."""
+    from app.main import create_app
 
+    settings = Settings()
+    configure_logs(settings)
+    return create_app(settings)
+
+
+def background_jobs(sessions: sessionmaker[Session], settings: Settings) -> Jobs:
+    """The deadlines, the periodic jobs, the mail and the queue, as a worker runs them."""
     from app.services.jobs.jobs import Jobs
     from app.services.mail.mail_jobs import MailJobs
     from app.services.social import queue
     from app.web.emails import EmailRenderer
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    engine = make_engine(settings.sqlalchemy_url)
-    jobs = Jobs(session_factory(engine), settings)
+    jobs = Jobs(sessions, settings)
     jobs.more_jobs.append(MailJobs(jobs.sessions, settings, EmailRenderer()).register)
     jobs.more_jobs.append(queue.scheduler_job(jobs.sessions))
+    return jobs
+
+
+def configure_logs(settings: Settings) -> None:
+    """JSON lines in production, readable ones in development; secret links redacted in both."""
+    from app.services.ops import logs
+    from app.web.redaction import RedactTokens
+
+    logs.configure(json_lines=settings.json_logs, filters=[RedactTokens()])
+
+
+def _worker(settings: Settings, once: bool) -> int:
+    """The jobs without the web: `ostraca serve --no-jobs` processes plus one or more of these."""
+    import signal
+
+    from app.services.ops import metrics
+
+    configure_logs(settings)
+    engine = make_engine(settings.sqlalchemy_url)
+    jobs = background_jobs(session_factory(engine), settings)
+    if settings.worker_metrics_port:
+        metrics.serve_for_worker(jobs.sessions, settings.worker_metrics_host, settings.worker_metrics_port)
     if once:
         jobs.check_in()
         report = jobs.sweep()

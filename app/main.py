@@ -80,6 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         https_only=settings.secure_cookies,
     )
     app.add_middleware(ops.RequestTimer)
+    app.add_middleware(ops.RequestContext)  # outermost: every log line of the request carries its id
     errors.install(app)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     api_docs.install(app)  # before the API's routes, so that /api/docs is not taken for one of them

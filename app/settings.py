@@ -11,6 +11,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEVELOPMENT_SECRET = "development-only-secret-change-me"
 ENVIRONMENTS = ("development", "production")
+LOG_FORMATS = ("", "json", "text")
 MIN_PRODUCTION_SECRET_BYTES = 32  # the key signs session cookies and mail links: guessing it is forging them
 Network = IPv4Network | IPv6Network
 
@@ -23,11 +24,17 @@ class Settings(BaseSettings):
     database_url: str = Field("", description="SQLAlchemy URL; empty means SQLite under data_dir")
     secret_key: str = Field(DEVELOPMENT_SECRET, description="signs session cookies and tokens")
     base_url: str = Field("http://127.0.0.1:8000", description="public address, used in e-mail links")
+    base_url_served: bool = Field(
+        False, description="base_url is the address `ostraca serve` listens on, not one the operator chose"
+    )
     smtp_url: str = Field("", description="smtp://user:pass@host:port; empty writes mail to files")
     mail_from: str = Field("Ostraca <noreply@ostraca.example.com>", description="sender of e-mails")
     https_only_cookies: bool = Field(False, description="mark the session cookie Secure")
     session_max_age_days: int = Field(30, description="how long a log-in lasts")
     run_jobs: bool = Field(True, description="run the background jobs in this process")
+    web_processes: int = Field(
+        0, ge=0, description="processes of `ostraca serve`; 0: one per core on Postgres, one on SQLite"
+    )
     sweep_seconds: float = Field(10.0, description="interval of the deadline sweeper")
     sweep_batch: int = Field(100, description="waits the sweeper claims at a time")
     sweep_lease_seconds: int = Field(300, description="how long a claimed wait is left to its claimer")
@@ -48,6 +55,9 @@ class Settings(BaseSettings):
     your_turn_every_hours: float = Field(3.0, description="at most one 'your turn' mail per game this often")
     bounce_secret: str = Field("", description="shared secret of the bounce webhook; empty disables it")
     metrics_token: str = Field("", description="bearer token for /metrics; empty: loopback only")
+    worker_metrics_port: int = Field(0, description="port of `ostraca worker`'s own /metrics; 0: none")
+    worker_metrics_host: str = Field("127.0.0.1", description="address the worker's /metrics listens on")
+    log_format: str = Field("", description="json or text; empty: json in production, text in development")
     messages_per_minute: int = Field(6, description="game messages per user")
     trusted_proxies: str = Field(
         "", description="addresses or networks of the reverse proxies whose X-Forwarded-For is believed"
@@ -63,6 +73,13 @@ class Settings(BaseSettings):
         """Only the documented values: a typo ("prod", "Production") must not quietly mean development."""
         if value not in ENVIRONMENTS:
             raise ValueError(f"ENVIRONMENT is 'development' or 'production', not {value!r}")
+        return value
+
+    @field_validator("log_format")
+    @classmethod
+    def _known_log_format(cls, value: str) -> str:
+        if value not in LOG_FORMATS:
+            raise ValueError(f"LOG_FORMAT is 'json', 'text' or empty, not {value!r}")
         return value
 
     @field_validator("trusted_proxies")
@@ -107,10 +124,19 @@ class Settings(BaseSettings):
         return self.environment == "development"
 
     @property
+    def json_logs(self) -> bool:
+        return self.log_format == "json" or (self.log_format == "" and not self.development)
+
+    @property
     def confirms_signups(self) -> bool:
         """Whether a sign-up waits for the address check (else it logs in at once, which tells whether an
         address is taken: fine on a development machine, not on a public server)."""
         return self.signup_confirmation if self.signup_confirmation is not None else not self.development
+
+    @property
+    def base_url_chosen(self) -> bool:
+        """Whether the operator set BASE_URL (else links follow the address served)."""
+        return "base_url" in self.model_fields_set and not self.base_url_served
 
     @property
     def secure_cookies(self) -> bool:

@@ -12,11 +12,14 @@ Options and their defaults:
     --workers          4      sweeper processes, each the real sweeper reading the real clock
     --batch            100    waits a sweeper claims at a time (the `sweep_batch` setting)
     --poll             0.05   seconds between two passes of an idle sweeper (production: `sweep_seconds`)
-    --pgbench-seconds  10     length of each pgbench run (`pgbench` must be on the PATH)
+    --pgbench-seconds  10     length of each pgbench run and of the raw psycopg loop
+    --one-by-one              every wait in its own transaction (the sweeper's reference path)
 
 What it prints:
 - the time from the instant the deadlines fell due to the last timeout, and the timeouts per second;
 - the lateness of the timeouts (when each default order was played minus its deadline), p50 and p99;
+- the CPU seconds per timeout of the sweeper processes, and the SQL statements per timeout;
+- a raw psycopg loop of one-row UPDATE + COMMIT with as many connections as sweepers, and its ratio;
 - pgbench's rate of single-row UPDATE transactions (a custom script: one UPDATE of a random row of a
   10,000-row table), with one client and with as many clients as sweepers, on the same database, and
   the ratio of the sweepers' rate to it. A timeout is one transaction that locks a game, plays the
@@ -28,19 +31,17 @@ What it prints:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import multiprocessing
 import os
-import re
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
-from sqlalchemy import func, select, text, update
-from sqlalchemy.engine import make_url
+from sqlalchemy import event, func, select, text, update
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -50,13 +51,13 @@ from app.db import make_engine, session_factory  # noqa: E402
 from app.games import registry  # noqa: E402
 from app.models import GameOrder, WaitRow  # noqa: E402
 from app.services.jobs import sweeper  # noqa: E402
+from bench import baselines  # noqa: E402
 from tests import fakegame  # noqa: E402
 from tests.clock_service.factory import seed_due_games  # noqa: E402
 
 DEFAULT_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/ostraca_bench"
 PLAYERS = 4
 LEAD = timedelta(seconds=3)  # the deadlines fall due this long after the sweepers start
-PGBENCH_SCRIPT = "\\set id random(1, 10000)\nUPDATE bench_counter SET n = n + 1 WHERE id = :id;\n"
 
 
 def utcnow() -> datetime:
@@ -88,12 +89,20 @@ def make_due(url: str, due: datetime) -> None:
     engine.dispose()
 
 
-def sweeper_process(url: str, batch: int, poll: float) -> None:
+def sweeper_process(url: str, batch: int, poll: float, one_by_one: bool, results: Any) -> None:
     """What `ostraca worker` does, with a short interval: sweep, and again, until every wait is handled."""
     registry.register(fakegame.RULES)
     engine = make_engine(url)
+    statements = [0]
+
+    def count(*_args: Any) -> None:
+        statements[0] += 1
+
+    event.listen(engine, "before_cursor_execute", count)
     sessions = session_factory(engine)
     config = sweeper.SweepSettings(batch=batch)
+    if one_by_one:  # the reference path (a tree from before the set-wise sweeper has no such setting)
+        config = dataclasses.replace(config, set_wise=False)
     while True:
         if sweeper.sweep(sessions, utcnow, config).claimed == 0:
             with sessions() as session:
@@ -101,20 +110,28 @@ def sweeper_process(url: str, batch: int, poll: float) -> None:
                     break
             time.sleep(poll)
     engine.dispose()
+    cpu = os.times()
+    results.put((cpu.user + cpu.system, statements[0]))
 
 
-def run_sweepers(url: str, workers: int, batch: int, poll: float) -> datetime:
+def run_sweepers(
+    url: str, workers: int, batch: int, poll: float, one_by_one: bool
+) -> tuple[datetime, float, int]:
+    """When the deadlines fell due, the sweepers' CPU seconds and their SQL statements."""
     context = multiprocessing.get_context("spawn")
-    processes = [context.Process(target=sweeper_process, args=(url, batch, poll)) for _ in range(workers)]
+    results = context.Queue()
+    arguments = (url, batch, poll, one_by_one, results)
+    processes = [context.Process(target=sweeper_process, args=arguments) for _ in range(workers)]
     for process in processes:
         process.start()
     due = utcnow() + LEAD
     make_due(url, due)
+    reports = [results.get() for _ in processes]
     for process in processes:
         process.join()
         if process.exitcode != 0:
             raise SystemExit(f"a sweeper process failed (exit code {process.exitcode})")
-    return due
+    return due, sum(cpu for cpu, _ in reports), sum(count for _, count in reports)
 
 
 def lateness(url: str, due: datetime) -> list[float]:
@@ -124,39 +141,6 @@ def lateness(url: str, due: datetime) -> list[float]:
         late = sorted((moment - due).total_seconds() for moment in times)
     engine.dispose()
     return late
-
-
-def percentile(values: list[float], share: float) -> float:
-    return values[min(len(values) - 1, int(share * len(values)))]
-
-
-def libpq_url(url: str) -> str:
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-
-
-def pgbench(url: str, clients: int, seconds: int) -> float:
-    """Transactions per second of one single-row UPDATE each, with `clients` connections."""
-    engine = make_engine(url)
-    with engine.begin() as connection:
-        connection.execute(text("DROP TABLE IF EXISTS bench_counter"))
-        connection.execute(text("CREATE TABLE bench_counter (id integer PRIMARY KEY, n bigint NOT NULL)"))
-        connection.execute(text("INSERT INTO bench_counter SELECT i, 0 FROM generate_series(1, 10000) i"))
-    with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as script:
-        script.write(PGBENCH_SCRIPT)
-    try:
-        command = ["pgbench", "-n", "-c", str(clients), "-j", str(clients), "-T", str(seconds)]
-        output = subprocess.run(
-            [*command, "-f", script.name, libpq_url(url)], capture_output=True, text=True, check=True
-        ).stdout
-    finally:
-        os.unlink(script.name)
-        with engine.begin() as connection:
-            connection.execute(text("DROP TABLE IF EXISTS bench_counter"))
-        engine.dispose()
-    match = re.search(r"tps = ([0-9.]+)", output)
-    if match is None:
-        raise SystemExit(f"cannot read pgbench's output:\n{output}")
-    return float(match[1])
 
 
 def server_facts(url: str) -> str:
@@ -178,30 +162,46 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=100)
     parser.add_argument("--poll", type=float, default=0.05)
     parser.add_argument("--pgbench-seconds", type=int, default=10)
+    parser.add_argument("--one-by-one", action="store_true")
     args = parser.parse_args()
     url = args.database_url
     if not url.startswith("postgresql"):
         raise SystemExit("this bench needs Postgres (SKIP LOCKED and several processes)")
 
-    print(f"{server_facts(url)}; {args.deadlines} deadlines, {args.workers} sweepers, batch {args.batch}")
+    mode = "one by one" if args.one_by_one else "set-wise"
+    print(
+        f"{server_facts(url)}; {args.deadlines} deadlines, {args.workers} sweepers, "
+        f"batch {args.batch}, {mode}"
+    )
     reset_schema(url)
     seed(url, args.deadlines)
-    due = run_sweepers(url, args.workers, args.batch, args.poll)
+    due, cpu, statements = run_sweepers(url, args.workers, args.batch, args.poll, args.one_by_one)
     late = lateness(url, due)
     if len(late) != args.deadlines // PLAYERS * PLAYERS:
         raise SystemExit(f"expected one timeout per deadline, found {len(late)}")
     total = late[-1]
     rate = len(late) / total
-    print(f"all {len(late)} timed out in {total:.2f} s after they fell due: {rate:.0f} timeouts/s")
-    print(f"lateness: p50 {percentile(late, 0.50):.3f} s, p99 {percentile(late, 0.99):.3f} s, "
-          f"max {total:.3f} s (mean {statistics.fmean(late):.3f} s)")  # fmt: skip
-    single = pgbench(url, 1, args.pgbench_seconds)
-    parallel = pgbench(url, args.workers, args.pgbench_seconds)
-    print(
-        f"pgbench single-row UPDATE: {single:.0f} tps with 1 client, {parallel:.0f} tps with {args.workers}"
-    )
-    print(f"ratio: the sweepers' {rate:.0f} timeouts/s are {rate / parallel:.1%} of pgbench's "
-          f"{args.workers}-client rate ({rate / single:.1%} of its 1-client rate)")  # fmt: skip
+    p50, p99 = baselines.percentile(late, 0.50), baselines.percentile(late, 0.99)
+    single = baselines.pgbench_single_row(url, 1, args.pgbench_seconds)
+    parallel = baselines.pgbench_single_row(url, args.workers, args.pgbench_seconds)
+    raw = baselines.raw_update_loop(url, args.workers, args.pgbench_seconds)
+    lines = [
+        f"all {len(late)} timed out in {total:.2f} s after they fell due: {rate:.0f} timeouts/s",
+        f"lateness: p50 {p50:.3f} s, p99 {p99:.3f} s, max {total:.3f} s "
+        f"(mean {statistics.fmean(late):.3f} s)",
+        f"sweepers' CPU per timeout {1000 * cpu / len(late):.2f} ms; SQL statements per timeout "
+        f"{statements / len(late):.2f}",
+        f"raw psycopg one-row UPDATE + COMMIT, {args.workers} connections: {raw:.0f}/s; "
+        f"ratio timeouts/s : raw = {rate / raw:.3f}",
+    ]
+    if single and parallel:
+        lines += [
+            f"pgbench single-row UPDATE: {single:.0f} tps with 1 client, "
+            f"{parallel:.0f} tps with {args.workers}",
+            f"ratio: the sweepers' {rate:.0f} timeouts/s are {rate / parallel:.1%} of pgbench's "
+            f"{args.workers}-client rate ({rate / single:.1%} of its 1-client rate)",
+        ]
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -1,36 +1,46 @@
-"""Order submissions per second through HTTP on Postgres, beside pgbench's TPS on the same server.
+"""Orders through HTTP on Postgres, beside pgbench and a raw psycopg one-row UPDATE + COMMIT loop.
 
     .venv/bin/python bench/orders_http.py --database-url postgresql+psycopg://postgres@127.0.0.1/ostraca_bench
 
-It starts `ostraca serve` on a free port against that database (which it empties first), signs players up,
-starts one game per client thread, then for --seconds each thread loops: read the game (GET), send the
-order the server would play by default for an awaited seat (POST). Then it runs pgbench (TPC-B-like, same
-number of clients, same duration) on the same server and prints both and their ratio.
+THE DATABASE IS WIPED. It stores --stored-games finished games first (bulk SQL, 10 orders and 10 events
+each), starts `ostraca serve` on a free port, signs players up, starts one game per client thread, then
+for --seconds each thread loops: the awaited seat reads the game (GET), sends the order the server would
+play by default (POST, asking for the new view with `Prefer: return=representation`, which tells it the
+next awaited seat; --two-reads: a GET by the first seat first, as a client that cannot use the answer).
+
+It prints: orders/s and its ratio to pgbench's TPC-B-like TPS and to the raw UPDATE + COMMIT loop (same
+number of clients, same duration, same server); p50 and p99 of the POST and of a whole order (GET +
+POST); CPU per order of the web process and of its Postgres backends; and the SQL statements of one
+ordinary order's POST and of one game read, counted in this process on the same database.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import re
-import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx2 as httpx
-from sqlalchemy import make_url, text
+from sqlalchemy import text
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app import migrate  # noqa: E402
 from app.db import make_engine  # noqa: E402
+from bench import baselines  # noqa: E402
 
 PASSWORD = "bench password 2026"
+PREFER = {"Prefer": "return=representation"}
 
 
 def main() -> None:
@@ -42,27 +52,57 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--stored-games", type=int, default=1000)
+    parser.add_argument("--two-reads", action="store_true", help="GET, GET, POST per order")
     args = parser.parse_args()
-    if not args.database_url.startswith("postgresql"):
+    url = args.database_url
+    if not url.startswith("postgresql"):
         sys.exit("give a Postgres --database-url (or BENCH_DATABASE_URL)")
-    _empty_database(args.database_url)
+    print(f"{baselines.machine()}; game={args.game} clients={args.clients} seconds={args.seconds}")
+    _empty_database(url)
+    _store_finished_games(url, args.stored_games)
     port = _free_port()
-    server = _start_server(args.database_url, port)
+    server = _start_server(url, port)
     try:
         base = f"http://127.0.0.1:{port}"
         tables = [_set_up_game(base, args.game, args.players, index) for index in range(args.clients)]
-        orders, reads = _run_clients(base, tables, args.seconds)
+        backends = baselines.backends_of(url)
+        tree = baselines.process_tree(server.pid)
+        cpu_app, cpu_db = baselines.cpu_seconds(tree), baselines.cpu_seconds(backends)
+        run = _run_clients(base, tables, args.seconds, args.two_reads)
+        cpu_app = baselines.cpu_seconds(tree) - cpu_app
+        cpu_db = baselines.cpu_seconds(backends) - cpu_db
     finally:
         server.terminate()
         server.wait(timeout=20)
-    tps = _pgbench(args.database_url, args.clients, args.seconds)
-    order_rate = orders / args.seconds
-    print(f"game={args.game} clients={args.clients} seconds={args.seconds}")
-    read_rate = reads / args.seconds
-    print(f"orders applied: {orders} ({order_rate:.1f}/s), with {reads} game reads ({read_rate:.1f}/s)")
+    order_statements, read_statements = _statements_per_order(url)
+    tps = baselines.pgbench_tpcb(url, args.clients, int(args.seconds))
+    raw = baselines.raw_update_loop(url, args.clients, args.seconds)
+    orders = len(run["order"])
+    rate = orders / args.seconds
+    lines = [
+        f"stored games: {args.stored_games}; orders applied: {orders} ({rate:.1f}/s), reads: {run['reads']}",
+        f"POST p50 {_ms(run['post'], 0.5)} ms, p99 {_ms(run['post'], 0.99)} ms; "
+        f"whole order p50 {_ms(run['order'], 0.5)} ms, p99 {_ms(run['order'], 0.99)} ms",
+        f"SQL statements: {order_statements} for an ordinary order's POST, {read_statements} for a game read",
+        f"raw psycopg one-row UPDATE + COMMIT, {args.clients} clients: {raw:.0f}/s; "
+        f"ratio orders/s : raw = {rate / raw:.3f}",
+    ]
+    if orders:
+        lines.append(
+            f"CPU per order: web process {1000 * cpu_app / orders:.1f} ms, "
+            f"its Postgres backends {1000 * cpu_db / orders:.1f} ms"
+        )
     if tps:
-        print(f"pgbench TPS (TPC-B-like, {args.clients} clients): {tps:.1f}")
-        print(f"ratio orders/s : pgbench TPS = {order_rate / tps:.3f}")
+        lines.append(
+            f"pgbench TPS (TPC-B-like, {args.clients} clients): {tps:.1f}; "
+            f"ratio orders/s : pgbench = {rate / tps:.3f}"
+        )
+    print("\n".join(lines))
+
+
+def _ms(values: list[float], share: float) -> str:
+    return f"{1000 * baselines.percentile(values, share):.1f}"
 
 
 def _empty_database(url: str) -> None:
@@ -70,6 +110,50 @@ def _empty_database(url: str) -> None:
     with engine.begin() as connection:
         connection.execute(text("DROP SCHEMA public CASCADE"))
         connection.execute(text("CREATE SCHEMA public"))
+    migrate.upgrade(engine)
+    engine.dispose()
+
+
+def _store_finished_games(url: str, games: int) -> None:
+    """Finished games already stored, in bulk: 3 seats, 10 orders and 10 events each."""
+    if games <= 0:
+        return
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO users (email, display_name, name_key, password_hash, language, time_zone, role,"
+                " session_version, created_at) VALUES ('stored@example.com', 'Stored', 'stored', '-', 'en',"
+                " 'UTC', 'player', 1, now())"
+            )
+        )
+        connection.execute(
+            text(
+                "INSERT INTO games (game_type, name, status, players, options, seed, state, version,"
+                " creator_id, created_at, finished_at, warning_percent, eviction_preset, vote_after)"
+                " SELECT 'fake', 'stored', 'finished', 3, '{}', g, '{}', 10, 1, now(), now(), 80, 4, 2"
+                " FROM generate_series(1, :games) g"
+            ),
+            {"games": games},
+        )
+        connection.execute(
+            text(
+                "INSERT INTO seats (game_id, user_id, number, status, missed_turns, joined_at)"
+                " SELECT g.id, CASE WHEN s = 0 THEN 1 END, s, 'playing', 0, now()"
+                " FROM games g CROSS JOIN generate_series(0, 2) s"
+            )
+        )
+        for table, columns, values in (
+            ("game_orders", "game_id, seq, seat, origin, payload", "g.id, k, k % 3, 'player', '{}'"),
+            ("game_events", "game_id, seq, order_seq, kind, data", "g.id, k, k, 'stored', '{}'"),
+        ):
+            connection.execute(
+                text(
+                    f"INSERT INTO {table} ({columns}, created_at) SELECT {values}, now()"
+                    " FROM games g CROSS JOIN generate_series(1, 10) k"
+                )
+            )
+        connection.execute(text("ANALYZE"))
     engine.dispose()
 
 
@@ -95,7 +179,7 @@ def _start_server(database_url: str, port: int) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
         command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300  # a loaded machine starts it slowly
     while time.monotonic() < deadline:
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/v1/game-types").status_code == 200:
@@ -129,68 +213,90 @@ def _set_up_game(base: str, game: str, players: int, index: int) -> tuple[int, d
 
 
 def _run_clients(
-    base: str, tables: list[tuple[int, dict[int, httpx.Client]]], seconds: float
-) -> tuple[int, int]:
-    counts = {"orders": 0, "reads": 0}
+    base: str, tables: list[tuple[int, dict[int, httpx.Client]]], seconds: float, two_reads: bool
+) -> dict[str, Any]:
+    """Per order, its POST's time and its whole time (reads included); and the number of reads."""
+    found: dict[str, Any] = {"post": [], "order": [], "reads": 0}
     lock = threading.Lock()
     stop_at = time.monotonic() + seconds
 
     def play(game_id: int, table: dict[int, httpx.Client]) -> None:
-        orders = reads = 0
+        posts, whole, reads = [], [], 0
+        known = table[0].get(f"/api/v1/games/{game_id}").json()
         while time.monotonic() < stop_at:
-            detail = table[0].get(f"/api/v1/games/{game_id}").json()
-            reads += 1
-            if detail["game"]["status"] != "active" or not detail["waits"]:
+            started = time.perf_counter()
+            if two_reads:
+                known = table[0].get(f"/api/v1/games/{game_id}").json()
+                reads += 1
+            if known["game"]["status"] != "active" or not known["waits"]:
                 break
-            seat = detail["waits"][0]["seat"]
+            seat = known["waits"][0]["seat"]
             mine = table[seat].get(f"/api/v1/games/{game_id}").json()
             reads += 1
-            wait = next(w for w in mine["waits"] if w["seat"] == seat)
+            wait = next((w for w in mine["waits"] if w["seat"] == seat), None)
+            if wait is None:  # an answer without the view (a server before it had one): read again
+                known = table[0].get(f"/api/v1/games/{game_id}").json()
+                continue
             body = {"order": wait["default_order"], "expected_version": mine["game"]["version"]}
-            if table[seat].post(f"/api/v1/games/{game_id}/orders", json=body).status_code == 200:
-                orders += 1
+            posted = time.perf_counter()
+            answer = table[seat].post(f"/api/v1/games/{game_id}/orders", json=body, headers=PREFER)
+            done = time.perf_counter()
+            if answer.status_code != 200:
+                break
+            posts.append(done - posted)
+            whole.append(done - started)
+            known = answer.json().get("game") or known
         with lock:
-            counts["orders"] += orders
-            counts["reads"] += reads
+            found["post"] += posts
+            found["order"] += whole
+            found["reads"] += reads
 
     threads = [threading.Thread(target=play, args=table) for table in tables]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    return counts["orders"], counts["reads"]
+    return found
 
 
-def _pgbench(database_url: str, clients: int, seconds: float) -> float | None:
-    pgbench = shutil.which("pgbench") or next(
-        iter(sorted(Path("/usr/lib/postgresql").glob("*/bin/pgbench"))), None
-    )
-    if pgbench is None:
-        print("pgbench not found: no baseline")
-        return None
-    url = make_url(database_url)
-    env = {**os.environ, "PGPASSWORD": url.password or ""}
-    connection = [
-        "-h",
-        str(url.query.get("host") or url.host or "127.0.0.1"),
-        "-U",
-        url.username or "postgres",
-    ]
-    if url.port:
-        connection += ["-p", str(url.port)]
-    database = url.database or "postgres"
-    subprocess.run(
-        [str(pgbench), "-i", "-q", *connection, database], env=env, check=True, capture_output=True
-    )
-    result = subprocess.run(
-        [str(pgbench), "-c", str(clients), "-j", "2", "-T", str(int(seconds)), *connection, database],
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    match = re.search(r"tps = ([\d.]+)", result.stdout)
-    return float(match.group(1)) if match else None
+@contextmanager
+def _app_client(url: str) -> Iterator[Any]:
+    from starlette.testclient import TestClient
+
+    from app.main import create_app
+    from app.settings import Settings
+
+    settings = Settings(database_url=url, data_dir=Path(tempfile.mkdtemp()), run_jobs=False, _env_file=None)
+    app = create_app(settings)
+    clients: list[Any] = []
+
+    def make() -> Any:
+        client = TestClient(app)
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    try:
+        yield app, make
+    finally:
+        for client in clients:
+            client.__exit__(None, None, None)
+
+
+def _statements_per_order(url: str) -> tuple[int, int]:
+    """The statements of one ordinary order's POST and of one game read, as the statement-count test
+    counts them (the fake game's first, simultaneous phase)."""
+    from tests.test_statement_budget import counted, three_seat_game
+
+    with _app_client(url) as (app, make):
+        game_id, by_seat = three_seat_game(make)
+        mover = by_seat[0]
+        with counted(app.state.engine) as read:
+            detail = mover.get(f"/api/v1/games/{game_id}").json()
+        body = {"order": {"type": "pick", "value": 2}, "expected_version": detail["game"]["version"]}
+        with counted(app.state.engine) as order:
+            mover.post(f"/api/v1/games/{game_id}/orders", json=body, headers=PREFER)
+    return len(order), len(read)
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """Random full games per second for each registered game.
 
 Plays `sample_order` for a random awaited seat until `waits()` is empty, from successive seeds, for a
-fixed time per game and player count. A game that does not end yet (Advanced Civilization, whose part 1
-has no end before the A.S.T. can be climbed) is measured in turns per second instead: games of
-`TURNS` turns at the player counts of `BY_TURNS`. Usage:
+fixed time per game and player count. A long game (Advanced Civilization, which random play rarely takes
+to the A.S.T.'s finish) is measured in turns per second instead: games played to the end of an agreed
+last turn (`TURNS`, the game's option) at the player counts of `BY_TURNS`. Usage:
 
     python bench/rules_playouts.py [--seconds 5] [--game dragonstones]
 """
@@ -21,6 +21,7 @@ from app.games.contract import GameRules
 MAX_ORDERS = 100_000
 TURNS = 10
 BY_TURNS = {"advciv": (3, 5, 8)}  # game id -> player counts, measured in turns per second
+LAST_TURN = {"advciv": {"last_turn": TURNS}}  # the options that end such a game after `TURNS` turns
 
 
 def play_one(rules: GameRules[Any], players: int, seed: int) -> int:
@@ -37,18 +38,18 @@ def play_one(rules: GameRules[Any], players: int, seed: int) -> int:
 
 
 def play_turns(rules: GameRules[Any], players: int, seed: int) -> tuple[int, int]:
-    """Play one random game for `TURNS` turns; return (turns, orders)."""
+    """Play one random game to its end (at the latest after `TURNS` turns); return (turns, orders)."""
     rng = random.Random(seed)
-    state = rules.new_game(rules.Options(), players, seed)
-    orders = 0
-    while state.turn <= TURNS and orders < MAX_ORDERS:
+    state = rules.new_game(rules.Options(**LAST_TURN.get(rules.id, {})), players, seed)
+    for orders in range(MAX_ORDERS):
         waits = rules.waits(state)
         if not waits:
-            break
+            if rules.standings(state) is None:
+                raise RuntimeError(f"{rules.id}: seed {seed} waits on nobody and is not over")
+            return state.turn, orders
         seat = rng.choice(waits).seat
         state = rules.apply(state, seat, rules.sample_order(state, seat, rng)).state
-        orders += 1
-    return min(state.turn, TURNS + 1) - 1, orders
+    raise RuntimeError(f"{rules.id}: seed {seed} did not finish in {MAX_ORDERS} orders")
 
 
 def bench_turns(rules: GameRules[Any], seconds: float, counts: tuple[int, ...]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 from collections.abc import Iterator
@@ -46,6 +47,19 @@ PASSWORD = "correct horse battery"
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 registry.register(fakegame.RULES)
+
+
+@pytest.fixture(autouse=True)
+def _logging_as_it_was() -> Iterator[None]:
+    """A test that runs a command in-process (`ostraca worker --once`) configures the logs onto the
+    stderr the runner captures for that test alone: put the loggers back, or later lines from any thread
+    would be written to a closed file."""
+    loggers = [logging.getLogger(name) for name in ("", "uvicorn", "uvicorn.error", "uvicorn.access")]
+    kept = [(logger.handlers[:], logger.level, logger.propagate) for logger in loggers]
+    yield
+    for logger, (handlers, level, propagate) in zip(loggers, kept, strict=True):
+        logger.handlers, logger.propagate = handlers, propagate
+        logger.setLevel(level)
 
 
 @pytest.fixture(scope="session")

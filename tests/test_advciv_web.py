@@ -13,10 +13,17 @@ from starlette.datastructures import FormData
 from starlette.testclient import TestClient
 
 from app.games import registry
+from app.games.advciv import flow
+from app.games.advciv.board import BOARD
+from app.games.advciv.model import State
+from app.games.advciv.tx import Tx
+from app.games.kit.model import evolve
 from app.models import Game, User
 from app.services.play import play
 from app.web.forms import nested_fields
-from tests.conftest import NOW, sign_up
+from tests.conftest import NOW
+from tests.games.advciv.helpers import begin, blank, deal, units
+from tests.web_views import responses, seated_game
 
 RULES = registry.get("advciv")
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
@@ -24,18 +31,12 @@ VERSION = re.compile(r'name="expected_version" value="(\d+)"')
 
 
 def start_game(make_client: Any, players: int) -> tuple[int, dict[int, TestClient], TestClient]:
-    clients = [make_client() for _ in range(players)]
-    for index, client in enumerate(clients):
-        sign_up(client, f"Player{index}")
-    game = clients[0].post("/api/v1/games", json={"game_type": "advciv", "players": players}).json()
-    for client in clients[1:]:
-        assert client.post(f"/api/v1/games/{game['id']}/join").status_code == 200
-    by_seat = {client.get(f"/api/v1/games/{game['id']}").json()["your_seat"]: client for client in clients}
-    draft = f"/api/v1/games/{game['id']}/draft"
+    game_id, by_seat, spectator = seated_game(make_client, "advciv", players)
+    draft = f"/api/v1/games/{game_id}/draft"
     for seat in range(players):
         free = by_seat[seat].get(draft).json()["free"]
         assert by_seat[seat].post(draft, json={"choice": free[0]}).status_code == 200
-    return game["id"], by_seat, make_client()
+    return game_id, by_seat, spectator
 
 
 def play_one(db: Session, game_id: int, rng: random.Random) -> bool:
@@ -145,4 +146,180 @@ def test_the_page_posts_the_rules_orders_and_shows_why_one_is_refused(make_clien
     refused = by_seat[0].post(f"/games/{game_id}/orders", data=too_many, headers={"HX-Request": "true"})
     assert refused.status_code == 422
     assert 'data-code="not_enough_tokens"' in refused.text
-    assert f"in {origin} have not moved" in refused.text  # the reason, in words
+    assert f"in {BOARD.area(origin).name} have not moved" in refused.text  # the reason, in the map's words
+
+
+def test_hands_and_held_calamities_leak_through_no_page_api_or_log(make_client: Any, db: Session) -> None:
+    """A game begun with cities and calamities in hand, played through phases 9 and 11: each seat's and a
+    spectator's page, live fragment, API view and log are the same whatever the other seats hold; the
+    cards drawn are in their own seat's log only."""
+    from tests.games.advciv.test_properties import rich_start
+    from tests.games.advciv.test_setup_hidden import _hands_blurred
+
+    game_id, by_seat, spectator = start_game(make_client, 3)
+    rng = random.Random(5)
+    game = db.get(Game, game_id)
+    assert game is not None and game.state is not None
+    rich = begin(rich_start(RULES.load(game.state), rng, calamities=4), "tax")
+    game.state = RULES.dump(rich)
+    play.sync_waits(db, game, RULES.waits(rich), acting_seat=None, now=NOW)
+    db.commit()
+    viewers: list[tuple[int | None, TestClient]] = [*by_seat.items(), (None, spectator)]
+    phases: set[str] = set()
+    for step in range(90):
+        if not play_one(db, game_id, rng):
+            break
+        game = db.get(Game, game_id)
+        assert game is not None and game.state is not None
+        phases.add(game.state["phase"])
+        if step % 15 and game.state["phase"] not in ("gold", "calamity"):
+            continue
+        seat, client = rng.choice(viewers)
+        before = responses(client, game_id)
+        assert "Traceback" not in before[0] and 'class="ac-map"' in before[0]
+        for event in before[3]:
+            if event["kind"] == "cards_drawn":
+                assert event["data"]["seat"] == seat
+        original = game.state
+        game.state = RULES.dump(_hands_blurred(RULES.load(original), seat, rng))
+        db.commit()
+        after = responses(client, game_id)
+        game.state = original
+        db.commit()
+        assert after == before, f"seat {seat} sees something of another seat's hand at step {step}"
+    assert "calamity" in phases or "calamity_support" in phases
+
+
+# --- trade cards and calamities --------------------------------------------------------------------------
+
+FIVE = ["carthago", "cyrene", "athens", "corinth", "argos"]
+
+
+def put_state(db: Session, game_id: int, state: State) -> None:
+    """The game moved to `state` (a position built by the engine's test helpers), its waits with it."""
+    game = db.get(Game, game_id)
+    assert game is not None
+    game.state = RULES.dump(state)
+    play.sync_waits(db, game, RULES.waits(state), acting_seat=None, now=NOW)
+    db.commit()
+
+
+def revealed(state: State) -> State:
+    """Phase 11 begun on this position, with whatever is automatic."""
+    tx = Tx(state)
+    flow.begin_calamities(tx)
+    flow.advance(tx)
+    return tx.state
+
+
+def pages(game_id: int, by_seat: dict[int, TestClient], outsider: TestClient) -> dict[int | None, str]:
+    """Each seat's page and the spectator's (key None), live fragment included."""
+    found: dict[int | None, str] = {}
+    for seat, client in [*by_seat.items(), (None, outsider)]:
+        page = client.get(f"/games/{game_id}")
+        fragment = client.get(f"/games/{game_id}/fragment")
+        assert page.status_code == 200 and fragment.status_code == 200
+        found[seat] = page.text + fragment.text
+    return found
+
+
+def test_a_hand_and_its_calamities_are_on_their_holder_s_page_only(make_client: Any, db: Session) -> None:
+    game_id, by_seat, outsider = start_game(make_client, 3)
+    state = units(blank(), 0, {"numidia": 2}, cities=["carthago"], treasury=40)
+    state = deal(state, 0, ["ochre", "ochre", "ochre", "famine"])
+    state = deal(state, 1, ["wine", "treachery"])
+    put_state(db, game_id, begin(state, "gold"))
+    game = db.get(Game, game_id)
+    assert game is not None
+    name = game.name
+    db.rollback()  # end the read: on SQLite an open transaction holds the write lock
+    # the game's generated name may hold a commodity's word ("Ochre Zither 972"): left out of the search
+    seen = {seat: text.replace(name, "") for seat, text in pages(game_id, by_seat, outsider).items()}
+    secrets = {0: ["Ochre", "Famine"], 1: ["Wine", "Treachery"]}
+    for viewer, text in seen.items():
+        for holder, words in secrets.items():
+            for word in words:
+                assert (word in text) == (viewer == holder), (viewer, word)
+    mine = seen[0]
+    assert "set: 3² × 1 = 9" in mine and "non-tradable" in mine  # 3 Ochre; Famine cannot be traded
+    assert ">tradable<" in seen[1]  # Treachery can
+    assert "4 cards" in seen[1] and "2 cards" in seen[0] and "2 cards" in seen[None]  # the others' sizes
+    # the stack-9 purchase, for the one seat that can pay: 18 each, none at the time limit
+    assert 'data-order="gold"' in mine and "Buy 2 cards (36)" in mine and "no card is bought" in mine
+    assert all('data-order="gold"' not in seen[seat] for seat in (1, 2, None))
+
+
+def superstition(db: Session, game_id: int) -> State:
+    """Africa (seat 0) drew Superstition with five cities: it reduces three, chosen on the page."""
+    state = units(blank(), 0, {}, cities=FIVE)
+    state = units(state, 1, {"thebes": 2}, cities=["knossos"])
+    state = revealed(deal(state, 0, ["superstition"]))
+    put_state(db, game_id, state)
+    return state
+
+
+def test_the_calamity_is_shown_to_all_and_asked_of_its_chooser_only(make_client: Any, db: Session) -> None:
+    game_id, by_seat, outsider = start_game(make_client, 3)
+    superstition(db, game_id)
+    seen = pages(game_id, by_seat, outsider)
+    for text in seen.values():
+        assert 'id="ac-calamity"' in text and "Calamity: Superstition" in text
+        assert "reduces 3 cities of its choice" in text  # the rule, in a few words
+    assert seen[0].count('name="picks[]"') == 2 * 5  # in the page and in its live fragment
+    assert "Confirm these choices" in seen[0]
+    assert all('name="picks[]"' not in seen[seat] for seat in (1, 2, None))
+    page = seen[0]
+    fields = {**form_basics(page), "type": "pick"}
+    posted = by_seat[0].post(
+        f"/games/{game_id}/orders",
+        content="&".join(f"{k}={v}" for k, v in fields.items())
+        + "&picks[]=carthago&picks[]=cyrene&picks[]=athens",
+        headers={"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true"},
+    )
+    assert posted.status_code == 200, posted.text
+    log = by_seat[1].get(f"/games/{game_id}").text
+    assert "Superstition strikes" in log
+
+
+def test_a_loss_is_pre_filled_with_the_default_and_a_wrong_one_explains_itself(
+    make_client: Any, db: Session
+) -> None:
+    game_id, by_seat, _ = start_game(make_client, 3)
+    state = units(blank(), 0, {"numidia": 4, "tunisia": 3}, cities=["carthago", "cyrene"])
+    state = units(state, 1, {}, cities=["knossos", "phaestos"])
+    state = units(state, 2, {}, cities=["athens", "corinth"])
+    state = revealed(deal(state, 0, ["famine"]))
+    # 20 points to hand out, 8 at most to each: the hand-out is forced, Africa's loss of 10 comes first
+    put_state(db, game_id, state)
+    legal = RULES.view(state, 0)["legal"]
+    assert legal["prompt"] == "calamity_lose"
+    page = by_seat[0].get(f"/games/{game_id}").text
+    assert 'class="ac-lose-total" data-due="10"' in page
+    assert page.count("data-ac-loss=") == len(legal["context"]["units"])
+    lost = [unit["area"] for unit in legal["default"]["units"]]
+    for area in lost:
+        assert f'<li class="lost" data-ac-loss="{area}">' in page
+    assert "ac-lose-total" not in by_seat[1].get(f"/games/{game_id}").text
+    # one token only: short of the 10 points due, refused with its reason beside the form
+    fields = {
+        **form_basics(page),
+        "type": "lose",
+        "units[0].area": "numidia",
+        "units[0].tokens": "1",
+    }
+    refused = by_seat[0].post(f"/games/{game_id}/orders", data=fields, headers={"HX-Request": "true"})
+    assert refused.status_code == 422 and 'data-code="' in refused.text
+
+
+def test_barbarians_and_pirate_cities_are_drawn_on_the_map(make_client: Any, db: Session) -> None:
+    game_id, by_seat, outsider = start_game(make_client, 3)
+    game = db.get(Game, game_id)
+    assert game is not None and game.state is not None
+    state = RULES.load(game.state)
+    sahara, cyrene = BOARD.by_key["sahara"], BOARD.by_key["cyrene"]
+    put_state(db, game_id, evolve(state, barbarians=((sahara, 7),), pirates=(cyrene,)))
+    for page in pages(game_id, by_seat, outsider).values():
+        barbarians = r'data-area="sahara" data-kind="tokens" data-nation="barbarians" data-count="7"'
+        assert re.search(barbarians, page)
+        assert re.search(r'data-area="cyrene" data-kind="city" data-nation="pirates"', page)
+        assert "7 tokens of the barbarians" in page and "A city of the pirates" in page

@@ -160,6 +160,9 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
     ("GET", f"/games/{ACTIVE}", None, everyone(200)),
     ("GET", f"/games/{OPEN}", None, everyone(200)),
     ("GET", f"/games/{ACTIVE}/fragment", None, everyone(200)),
+    ("GET", f"/games/{ACTIVE}/log", None, everyone(200)),
+    ("GET", f"/games/{ACTIVE}/replay", None, everyone(200)),
+    ("POST", f"/games/{ACTIVE}/again", {}, signed_in(409)),  # only a finished game is played again
     ("POST", f"/games/{OPEN}/join", {}, {"anonymous": 401, "banned": 401, "outsider": 303}),
     ("POST", f"/games/{OPEN}/leave", {}, signed_in(403)),
     ("POST", f"/games/{OPEN}/cancel", {}, signed_in(409, outsider=403, player=403, partner=403, creator=303)),
@@ -252,12 +255,15 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
     ),
     ("GET", "/seats", None, everyone(200)),
     ("GET", "/admin/clock", None, admins(200)),
+    ("GET", "/admin/status", None, admins(200)),
+    ("GET", "/status", None, everyone(200)),
     ("POST", f"/admin/clock/games/{ACTIVE}/release", {}, admins(409)),
     # the queue, friends and blocks, the seat draft, open seats' positions, rankings, profiles
     ("GET", "/queue", None, {"anonymous": 401, "outsider": 200}),
     ("POST", "/queue", {"game_type": "fake", "new_games": "on"}, {"anonymous": 401, "outsider": 303}),
     ("POST", "/queue/fake/leave", {}, {"anonymous": 401, "outsider": 404}),
     ("GET", "/friends", None, {"anonymous": 401, "outsider": 200}),
+    ("GET", "/players/names?name=pla", None, {"anonymous": 401, "outsider": 200}),
     ("POST", "/friends", {"name": "Player"}, {"anonymous": 401, "outsider": 303}),
     ("POST", f"/friends/{USER}/remove", {}, {"anonymous": 401, "outsider": 303}),
     ("POST", "/blocks", {"name": "Player"}, {"anonymous": 401, "outsider": 303}),
@@ -266,6 +272,9 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
     ("POST", f"/games/{ACTIVE}/draft", {"choice": "x"}, {"anonymous": 401, "outsider": 409, "player": 409}),
     ("GET", f"/games/{ACTIVE}/seats/{SEAT}/summary", None, {r: 404 for r in ROLES}),
     ("GET", "/rankings", None, {r: 200 for r in ROLES}),
+    ("GET", "/rules", None, everyone(200)),
+    ("GET", "/rules/tigris", None, everyone(200)),
+    ("GET", "/rules/fake", None, everyone(404)),  # a game without a rules page
     ("GET", f"/users/{USER}", None, {r: 200 for r in ROLES}),
     ("GET", "/api/v1/queue", None, {"anonymous": 401, "outsider": 200}),
     ("PUT", "/api/v1/queue/fake", {"min_hours": 12}, {"anonymous": 401, "outsider": 200}),
@@ -456,6 +465,7 @@ PLACEHOLDERS = {
     ON_MOD: "{report_id}",
     SANCTION: "{sanction_id}",
     "/fake": "/{game_type}",
+    "/tigris": "/{game_type}",
     "nothing.eml": "{name}",
 }
 

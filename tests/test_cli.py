@@ -10,9 +10,11 @@ import time
 from pathlib import Path
 
 import httpx2 as httpx
+import pytest
 from sqlalchemy import create_engine, text
 
-from app.cli import served_settings
+from app.cli import served_settings, web_processes
+from app.services.errors import ServiceError
 from app.settings import Settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -105,3 +107,24 @@ def test_mail_links_follow_the_served_port_unless_base_url_is_set() -> None:
     assert served_settings(Settings(_env_file=None), "0.0.0.0", 9000).base_url == "http://127.0.0.1:9000"
     chosen = Settings(base_url="https://play.example.org", _env_file=None)
     assert served_settings(chosen, "0.0.0.0", 9000).base_url == "https://play.example.org"
+    assert chosen.base_url_chosen
+    assert not served_settings(Settings(_env_file=None), "::", 9000).base_url_chosen
+    spawned = Settings(base_url="http://127.0.0.1:9000", base_url_served=True, _env_file=None)
+    assert not spawned.base_url_chosen  # a web process of `--processes`, given BASE_URL by its supervisor
+
+
+def test_serve_runs_one_process_per_core_on_postgres_and_one_on_sqlite() -> None:
+    postgres = Settings(database_url="postgresql+psycopg://db.example.org/ostraca", _env_file=None)
+    assert web_processes(postgres) == len(os.sched_getaffinity(0))
+    assert web_processes(postgres, 3) == 3
+    assert web_processes(postgres.model_copy(update={"web_processes": 5})) == 5
+    sqlite = Settings(_env_file=None)
+    assert web_processes(sqlite) == 1
+    assert web_processes(sqlite, 1) == 1
+    with pytest.raises(ServiceError, match="SQLite is served by one process"):
+        web_processes(sqlite, 2)  # its live news would not reach the other processes
+
+
+def test_serve_refuses_several_processes_on_sqlite(tmp_path: Path) -> None:
+    result = run(tmp_path, "serve", "--processes", "2")
+    assert result.returncode == 2 and "SQLite is served by one process" in result.stderr

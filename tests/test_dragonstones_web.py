@@ -15,30 +15,14 @@ from starlette.testclient import TestClient
 from app.games import registry
 from app.models import Game
 from app.services.play import play
-from tests.conftest import NOW, sign_up
+from tests.conftest import NOW
+from tests.web_views import responses, seated_game
 
 RULES = registry.get("dragonstones")
-CSRF = re.compile(r'(name="csrf_token" value="|"X-CSRF-Token": ")[^"]+')
 
 
 def start_game(make_client: Any, players: int) -> tuple[int, dict[int, TestClient], TestClient]:
-    clients = [make_client() for _ in range(players)]
-    for index, client in enumerate(clients):
-        sign_up(client, f"Player{index}")
-    game = clients[0].post("/api/v1/games", json={"game_type": "dragonstones", "players": players}).json()
-    for client in clients[1:]:
-        assert client.post(f"/api/v1/games/{game['id']}/join").status_code == 200
-    by_seat = {client.get(f"/api/v1/games/{game['id']}").json()["your_seat"]: client for client in clients}
-    return game["id"], by_seat, make_client()
-
-
-def responses(client: TestClient, game_id: int) -> tuple[Any, ...]:
-    """Everything one visitor can read about the game, with the per-session CSRF token blanked."""
-    page = CSRF.sub(r"\1", client.get(f"/games/{game_id}").text)
-    fragment = CSRF.sub(r"\1", client.get(f"/games/{game_id}/fragment").text)
-    detail = client.get(f"/api/v1/games/{game_id}").json()
-    log = client.get(f"/api/v1/games/{game_id}/log").json()
-    return page, fragment, detail, log
+    return seated_game(make_client, "dragonstones", players)
 
 
 def hide_differently(state: dict[str, Any], viewer: int | None, rng: random.Random) -> dict[str, Any]:
@@ -140,3 +124,37 @@ def _token(client: TestClient, game_id: int) -> str:
     match = re.search(r'name="csrf_token" value="([^"]+)"', client.get(f"/games/{game_id}").text)
     assert match is not None
     return match.group(1)
+
+
+def test_a_bid_is_changed_through_the_page_before_the_last_bid(make_client: Any) -> None:
+    game_id, by_seat, spectator = start_game(make_client, 3)
+    token = _token(by_seat[0], game_id)
+    first = {"csrf_token": token, "expected_version": "1", "type": "bid", "fairy": "2"}
+    assert by_seat[0].post(f"/games/{game_id}/orders", data=first, follow_redirects=False).status_code == 303
+    page = by_seat[0].get(f"/games/{game_id}").text
+    assert 'name="type" value="rebid"' in page and "Change my bid" in page
+    assert 'name="type" value="rebid"' not in by_seat[1].get(f"/games/{game_id}").text  # has not bid
+    version = by_seat[0].get(f"/api/v1/games/{game_id}").json()["game"]["version"]
+    theirs = [responses(client, game_id)[2]["view"] for client in (by_seat[1], spectator)]
+    second = {"csrf_token": token, "expected_version": str(version), "type": "rebid", "gold": "1"}
+    assert by_seat[0].post(f"/games/{game_id}/orders", data=second, follow_redirects=False).status_code == 303
+    mine = by_seat[0].get(f"/api/v1/games/{game_id}").json()["view"]["me"]["bid"]
+    assert mine == {"fairy": 0, "gold": 1, "cursed": False, "amulet": False}
+    assert [responses(client, game_id)[2]["view"] for client in (by_seat[1], spectator)] == theirs
+    assert "Your bid, changed" in by_seat[0].get(f"/games/{game_id}").text
+    late = {**second, "csrf_token": _token(by_seat[1], game_id)}
+    assert by_seat[1].post(f"/games/{game_id}/orders", data=late).status_code == 422  # no bid to change
+
+
+def test_the_card_on_auction_is_not_listed_as_already_auctioned(make_client: Any) -> None:
+    game_id, by_seat, _ = start_game(make_client, 3)
+    page = by_seat[0].get(f"/games/{game_id}").text
+    cards = page[page.index("Characters this round") :]
+    auctioned = cards[cards.index("Already auctioned:") : cards.index("Still to come")]
+    assert "Witch" not in auctioned and "On auction:" in cards  # the round opens with the Witch on auction
+    view = by_seat[0].get(f"/api/v1/games/{game_id}").json()["view"]
+    for special in view["cards"]["specials"]:
+        name = view["characters"][special]["name"]
+        chips = cards[: cards.index("Bank")]
+        listed = re.findall(rf">{re.escape(name)}[^<]*<small>\(special\)</small>", chips)
+        assert len(listed) == 1  # listed once, marked special

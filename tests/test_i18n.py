@@ -94,3 +94,23 @@ def test_an_error_with_values_is_translated_around_them(client: TestClient) -> N
     refused = client.post("/api/v1/games", json={"game_type": "fake", "players": 99}).json()["error"]
     assert refused["field"] == "players"
     assert "se joue de" in refused["message"] and "%(" not in refused["message"]
+
+
+def test_french_says_manche_for_a_round_and_tour_for_a_turn() -> None:
+    with CATALOG.open("rb") as handle:
+        catalog = read_po(handle, locale="fr")
+    round_word, turn_word = re.compile(r"\brounds?\b(?! up)", re.I), re.compile(r"\bturns?\b", re.I)
+    wrong = []
+    for message in catalog:
+        english = str(" ".join(message.id) if isinstance(message.id, tuple) else message.id)
+        french = str(" ".join(message.string) if isinstance(message.string, tuple) else message.string)
+        if not english or not french:
+            continue
+        says_round, says_turn = bool(round_word.search(english)), bool(turn_word.search(english))
+        if says_round and "manche" not in french.lower():
+            wrong.append(english)
+        if re.search(r"\btours?\b", french, re.I) and says_round and not says_turn:
+            wrong.append(english)
+        if "manche" in french.lower() and says_turn and not says_round:
+            wrong.append(english)
+    assert wrong == []

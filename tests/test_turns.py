@@ -49,7 +49,7 @@ def test_each_player_sees_whose_turn_it_is_soonest_first(make_client: Any) -> No
     assert 'id="turn-count"' in home and "1 game waits on you" in home
     ordered = [home.index(f'href="/games/{game_id}"') for game_id in (short_game, long_game, forming)]
     assert ordered == sorted(ordered)  # her turn first, then the game waiting for Bruno, then forming
-    assert "your turn</strong> · 5 h left" in home
+    assert 'your turn</strong> · <time datetime="' in home and 'class="time-left">in 6 hr</time>' in home
     assert "waiting for Bruno" in home and "forming" in home
     bruno_home = bruno.get("/").text
     assert "<title>(2) Games" in bruno_home and "2 games wait on you" in bruno_home

@@ -44,6 +44,8 @@ class Event:
     kind: str
     data: dict[str, Any]
     to: frozenset[int] | None = None  # None: public; else only these seats may see it
+    # An event every seat that may see it is mailed about: the public announcement of a trade.
+    mail: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,17 @@ class RuleError(Exception):
 
 
 class GameRules(Protocol[S]):
+    """A game's rules. Optional extras the platform looks for: `seat_summary(state, seat)`,
+    `progress(state)`, and `anytime_orders`, the order types a seat may send whether or not the game waits
+    on it (Amun-Re's "a power card may be sold at any time"): the platform passes such an order to `apply`
+    from any seat and keeps every wait and deadline; `apply` alone decides whether it is legal now.
+
+    `clock_order: Mapping[str, Any]` (such as `{"type": "embargo_over"}`) is the order the platform applies,
+    once, as the clock, when a trade market's embargo ends (`app.clock.Market.embargo_ends_at`), from the
+    lowest seat still counted in the market; no player may send an order of that type. Rules never read the
+    clock: this order is how they learn that the embargo is over. An `Event` with `mail=True` is mailed to
+    every seat holder that may see it (but the player whose order caused it)."""
+
     id: str
     title: str
     min_players: int
@@ -103,6 +116,18 @@ class GameRules(Protocol[S]):
     def dump(self, state: S) -> dict[str, Any]: ...
 
     def load(self, data: dict[str, Any]) -> S: ...
+
+
+def clock_order_of(rules: object) -> Mapping[str, Any] | None:
+    """The rules' optional `clock_order` (see `GameRules`), or None."""
+    order = getattr(rules, "clock_order", None)
+    return order if isinstance(order, Mapping) and "type" in order else None
+
+
+def is_clock_order(rules: object, order: object) -> bool:
+    """Whether `order` has the type of the rules' clock order, which only the clock may send."""
+    clock_order = clock_order_of(rules)
+    return clock_order is not None and isinstance(order, Mapping) and order.get("type") == clock_order["type"]
 
 
 def N_(label: str) -> str:

@@ -7,6 +7,7 @@ from app.models.clock import (
     JobRun,
     MarketWindow,
     PauseRequest,
+    TimeoutPlayed,
 )
 from app.models.games import Game, GameEvent, GameOrder, Seat, SeatTenure, WaitRow
 from app.models.mail import Notification
@@ -70,6 +71,7 @@ __all__ = [
     "Seat",
     "SeatStat",
     "SeatTenure",
+    "TimeoutPlayed",
     "User",
     "WaitRow",
 ]

@@ -1,10 +1,11 @@
-"""The clock's tables: availability windows, pauses, eviction votes, market windows, marks and job runs."""
+"""The clock's tables: availability windows, pauses, eviction votes, market windows, marks, job runs and the
+timeouts played."""
 
 from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import Date, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import Date, Float, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db import Base, JSONDocument, UTCDateTime, utcnow
@@ -66,6 +67,8 @@ class MarketWindow(Base):
     counted: Mapped[list[int]] = mapped_column(JSONDocument)
     base: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     closes_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    # When the rules' clock order announced the end of the embargo (None: not yet).
+    embargo_signalled_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
 
 class ClockMark(Base):
@@ -86,3 +89,20 @@ class JobRun(Base):
     slot: Mapped[datetime] = mapped_column(UTCDateTime, primary_key=True)
     started_at: Mapped[datetime] = mapped_column(UTCDateTime)
     owner: Mapped[str] = mapped_column(String(64))
+
+
+class TimeoutPlayed(Base):
+    """A deadline the sweeper acted on: when it fell due and when its default was played.
+
+    The public "phases resolved on time" figure and the admins' lateness are read from these rows, and a
+    deadline acted on twice would show as two rows of one (game, seat, deadline)."""
+
+    __tablename__ = "timeouts_played"
+    __table_args__ = (Index("ix_timeouts_played_played_at", "played_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    deadline_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    played_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    late_seconds: Mapped[float] = mapped_column(Float)

@@ -11,6 +11,7 @@ from sqlalchemy import (
     Integer,
     String,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -104,7 +105,18 @@ class GameOrder(Base):
     """The append-only log of every state change of a game."""
 
     __tablename__ = "game_orders"
-    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_game_orders_game_seq"),)
+    __table_args__ = (
+        UniqueConstraint("game_id", "seq", name="uq_game_orders_game_seq"),
+        # The timeouts of a seat, for a player's record, without reading the rest of the log.
+        Index(
+            "ix_game_orders_timeouts",
+            "game_id",
+            "seat",
+            "created_at",
+            postgresql_where=text("origin = 'timeout'"),
+            sqlite_where=text("origin = 'timeout'"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))

@@ -74,6 +74,9 @@ class QueueEntry(Base):
     max_hours: Mapped[int | None] = mapped_column(Integer, nullable=True)  # None: no maximum, nor limit
     new_games: Mapped[bool] = mapped_column(Boolean, default=True)
     in_progress: Mapped[bool] = mapped_column(Boolean, default=False)
+    # the table sizes accepted; None: no preference (the type's range; a new game is made at its smallest)
+    min_players: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    max_players: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 

@@ -1,11 +1,19 @@
 from __future__ import annotations
 
+import unicodedata
 from datetime import datetime
 
 from sqlalchemy import Boolean, ForeignKey, Integer, String
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import Mapped, mapped_column, validates
 
 from app.db import Base, UTCDateTime, utcnow
+
+
+def name_key(name: str) -> str:
+    """A name as people search for it: no accents, no case, single spaces ("Chloé  Roy" gives "chloe roy")."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    bare = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return " ".join(bare.casefold().split())
 
 
 class User(Base):
@@ -16,6 +24,7 @@ class User(Base):
     # A new address the user asked for: it replaces `email` when its check link is followed.
     pending_email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     display_name: Mapped[str] = mapped_column(String(40), unique=True)
+    name_key: Mapped[str] = mapped_column(String(40), index=True, default="")  # set with display_name
     password_hash: Mapped[str] = mapped_column(String(255))
     language: Mapped[str] = mapped_column(String(8), default="en")
     time_zone: Mapped[str] = mapped_column(String(64), default="UTC")
@@ -29,6 +38,11 @@ class User(Base):
     join_banned_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     muted_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     signup_pending: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+
+    @validates("display_name")
+    def _keep_name_key(self, _: str, name: str) -> str:
+        self.name_key = name_key(name)
+        return name
 
     @property
     def is_admin(self) -> bool:

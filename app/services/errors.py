@@ -19,6 +19,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "not_found": 404,
     "stale_version": 409,
     "not_your_turn": 409,
+    "clock_only": 403,  # the rules' clock order: only the clock sends it
     "wrong_status": 409,
     "already_joined": 409,
     "game_full": 409,

@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 from app.games.advciv.board import BOARD, Area, polygons
 from app.games.advciv.tables import in_play
 from app.services.play.play import WaitInfo
+from app.web import advciv_cards, advciv_market
 
 PIECE = 60  # the room of one piece, in map units (the board is about 3,000 wide, an area about 180)
 GAP = 4
@@ -184,12 +185,43 @@ PHASE_TRACK = (
     (6, "conflict"),
     (7, "build"),
     (8, "surplus"),
-    (9, ""),  # phases 9 to 12 share one entry: skipped until part 2 and 3 exist
+    (9, "gold"),
+    (10, "trade"),
+    (11, "calamity"),
+    (12, "civ_cards"),
     (13, "ast"),
 )
-SKIPPED = frozenset({9})
+SKIPPED: frozenset[int] = frozenset()  # phases no game of this server plays
 # The phases a rules phase code belongs to on the track (sub-steps light their phase up).
-PHASE_OF = {"revolt": "tax", "support": "surplus"}
+PHASE_OF = {"revolt": "tax", "support": "surplus", "calamity_support": "calamity", "advances": "civ_cards"}
+
+
+# Barbarian tokens and pirate cities belong to no seat (§30.5, §30.9): drawn as two nations of their own.
+OUTSIDERS = {"barbarians": "#3b3b3b", "pirates": "#6b2d5c"}
+
+
+def _with_outsiders(board: Mapping[str, Any]) -> dict[str, Any]:
+    """The view's areas with the barbarians' tokens and the pirate cities added as units."""
+    areas = {key: dict(units) for key, units in board.get("areas", {}).items()}
+    for key, tokens in board.get("barbarians", {}).items():
+        place = areas.setdefault(key, {})
+        place["units"] = {**place.get("units", {}), "barbarians": {"tokens": tokens}}
+    for key in board.get("pirates", ()):
+        place = areas.setdefault(key, {})
+        place["units"] = {**place.get("units", {}), "pirates": {"city": True}}
+    return areas
+
+
+AREA_NAMES = {area.key: area.name for area in BOARD.areas}
+
+
+def names_context(board: Mapping[str, Any]) -> dict[str, Any]:
+    """What the game's name macros need (areas as printed, the nation of each seat): enough for a mail,
+    which renders the log's events with the public view only."""
+    return {
+        "names": AREA_NAMES,
+        "nations_by_seat": {row["seat"]: row for row in board.get("nations", ())},
+    }
 
 
 def page_context(
@@ -204,12 +236,12 @@ def page_context(
     phase = board.get("phase", "")
     legal = board.get("legal") or {}
     command = _command(legal)
-    placed = pieces(board.get("areas", {}), colours, me)
+    placed = pieces(_with_outsiders(board), {**colours, **OUTSIDERS}, me)
     return {
+        **names_context(board),
         "view_box": view_box_text(),
         "printed": printed_board(len(nations)),
         "play_box": play_box(len(nations)),
-        "names": {area.key: area.name for area in BOARD.areas},
         "pieces": placed,
         "moves": [move for move in moves if move is not None],
         "movable": frozenset(command.get("sources", {})) | frozenset(command.get("ships", {})),
@@ -221,13 +253,16 @@ def page_context(
         "over": phase == "over",
         "awaited": tuple(board.get("awaiting", ())),
         "census": _census(nations, board.get("census_order", ()), colours),
-        "nations_by_seat": {row["seat"]: row for row in nations},
         "ast": [_ast_row(row, colours[row["nation"]]) for row in nations],
         "ast_length": AST_SPACES,
         "epochs": EPOCHS,
         "command": command,
-        "minutes_left": _minutes_left(my_wait, now),
         "focus": _focus([piece for piece in placed if piece.mine], command),
+        "cards": advciv_cards.hand_panel(board, seat),
+        "calamity": advciv_cards.calamity_panel(board),
+        "market": advciv_market.market_panel(board, seat),
+        "advances": advciv_market.advances_panel(board, seat),
+        "points": advciv_market.points_panel(board),
     }
 
 
@@ -272,12 +307,6 @@ def _box(
         left, top = max(left, clip[0]), max(top, clip[1])
         width, height = right - left, bottom - top
     return f"{left:.0f} {top:.0f} {width:.0f} {height:.0f}"
-
-
-def _minutes_left(my_wait: WaitInfo | None, now: datetime) -> int | None:
-    if my_wait is None or my_wait.deadline_at is None:
-        return None
-    return max(0, int((my_wait.deadline_at - now).total_seconds() // 60))
 
 
 def _arrow(move: Mapping[str, Any], drawing: Geometry) -> dict[str, Any] | None:
@@ -377,8 +406,10 @@ def _command(legal: Mapping[str, Any] | None) -> dict[str, Any]:
         destinations = {to for entry in command["sources"].values() for to in entry["to"]}
         destinations |= {to for entry in command["ships"].values() for to in entry["to"]}
         command["all_destinations"] = sorted(destinations, key=lambda key: BOARD.area(key).name)
-    elif phase in ("start", "support"):
+    elif phase in ("start", "support", "calamity_support"):
         command["mode"] = "pick"
+    elif phase == "calamity":
+        command |= advciv_cards.calamity_command(prompt, context, default)
     elif phase in ("build", "revolt"):
         offered = context.get("areas") if phase == "build" else context.get("cities")
         chosen = set(default.get("areas", ()))

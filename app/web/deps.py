@@ -13,12 +13,15 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy.orm import Session, object_session
 from starlette.responses import Response
 
+from app.db import end_request
 from app.models import User
 from app.services.accounts import accounts
 from app.services.errors import ServiceError
+from app.services.ops import logs
 from app.services.play import turns
 from app.services.sanctions import sanctions
 from app.settings import Network, Settings
+from app.web import refusals
 from app.web.i18n import Translator, pick_language
 from app.web.ratelimit import RateLimiter
 from app.web.security import same_secret
@@ -36,6 +39,7 @@ def get_settings(request: Request) -> Settings:
 def get_db(request: Request) -> Iterator[Session]:
     with request.app.state.sessions() as session:
         yield session
+        end_request(session)
 
 
 def get_limiter(request: Request) -> RateLimiter:
@@ -61,11 +65,11 @@ def optional_user(request: Request, session: DB) -> User | None:
         return None
     now = get_now()
     user = accounts.user_of_login_session(session, str(key), now)
-    stale = user is None or request.session.get("sv") != user.session_version
-    if stale or (user is not None and sanctions.is_banned(user, now)):
+    if user is None or request.session.get("sv") != user.session_version or sanctions.is_banned(user, now):
         for name in ("sid", "sv"):
             request.session.pop(name, None)
         return None
+    logs.about_user(user.id)
     return user
 
 
@@ -163,6 +167,13 @@ def _is_trusted(address: str, trusted: Sequence[Network]) -> bool:
     return any(ip in network for network in trusted)
 
 
+def public_base_url(request: Request, settings: Settings) -> str:
+    """BASE_URL when the operator set it, else the address this request reached (its port included)."""
+    if settings.base_url_chosen:
+        return settings.base_url
+    return str(request.base_url).rstrip("/")
+
+
 def translator(request: Request, user: User | None) -> Translator:
     settings: Settings = request.app.state.settings
     return Translator(pick_language(request, user.language if user else None, settings.default_language))
@@ -183,6 +194,8 @@ def render(
         **tr.template_globals(),
         **(context or {}),
     }
+    if "refusal" not in full_context:
+        full_context["refusal"] = refusals.take(request)
     if "turns_waiting" not in full_context:  # a page that read the user's turns gives the count itself
         full_context["turns_waiting"] = _turns_waiting(user)
     response = templates.TemplateResponse(request, template, full_context, status_code=status_code)

@@ -13,9 +13,8 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from babel.dates import format_datetime, format_timedelta
+from babel.dates import format_timedelta
 from jinja2 import (
     Environment,
     FileSystemLoader,
@@ -28,11 +27,13 @@ from markupsafe import Markup
 from app.services.mail import notify
 from app.services.mail.dispatch import Item, Letter
 from app.services.mail.mail import RenderedMail
-from app.web.i18n import Translator, translations
+from app.web import advciv_map, dates
+from app.web.game_names import game_name_filter
+from app.web.i18n import N_, Translator, translations
+from app.web.standings import final_places
 from app.web.text import linkify
 
 TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
-DATE_FORMAT = "EEEE d MMMM y, HH:mm"
 
 
 def make_environment() -> Environment:
@@ -46,6 +47,8 @@ def make_environment() -> Environment:
     )
     env.newstyle_gettext = True  # type: ignore[attr-defined]
     env.filters["linkify"] = linkify
+    env.filters["final_places"] = final_places
+    env.filters["game_name"] = game_name_filter
     return env
 
 
@@ -128,12 +131,8 @@ class EmailRenderer:
 
 
 def _helpers(letter: Letter, gettext: Callable[..., Any], ngettext: Callable[..., Any]) -> dict[str, Any]:
-    zone = ZoneInfo(letter.zone)
-
     def when(moment: datetime | None) -> str:
-        if moment is None:
-            return ""
-        return f"{format_datetime(moment, DATE_FORMAT, tzinfo=zone, locale=letter.language)} ({letter.zone})"
+        return dates.exact(moment, letter.zone, letter.language) if moment is not None else ""
 
     def duration(span: timedelta) -> str:
         return format_timedelta(span, threshold=1.5, locale=letter.language)
@@ -155,8 +154,12 @@ def _prepared(item: Item, html_globals: dict[str, Any], env: Environment) -> dic
     """The item's context, with its game's orders and events rendered by the game's own templates."""
     context = dict(item.context)
     game = context.get("game") or {}
-    view = {"players": game.get("players", [])}
     game_type = game.get("type", "generic")
+    view = {"players": game.get("players", [])}
+    names = GAME_NAMES.get(game_type)
+    if names is not None:  # the public view only: a mail's events may name what everyone may know
+        view_of_all = (context.get("footer") or {}).get("view") or {}
+        html_globals = {**html_globals, game_type: names(view_of_all)}
     if context.get("phase") is not None:
         values = {"wait": {"phase": context["phase"], "seat": context.get("seat")}, "view": view}
         phase_html = _game_fragment(env, game_type, "phase", html_globals, values)
@@ -175,6 +178,10 @@ def _prepared(item: Item, html_globals: dict[str, Any], env: Environment) -> dic
     context["events_html"] = events
     context["events_text"] = [event.striptags() for event in events]  # the HTML ones without tags
     return context
+
+
+# A game whose name macros read a page context of their own (its areas' names, each seat's nation).
+GAME_NAMES: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {"advciv": advciv_map.names_context}
 
 
 def _game_fragment(
@@ -205,11 +212,6 @@ def _grouped(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"kind": kind, "entries": [part for part in parts if part["kind"] == kind]} for kind in kinds]
 
 
-def N_(message: str) -> str:
-    """Marks a string for the catalog; it is translated where it is shown."""
-    return message
-
-
 # Headings of a digest's groups (and the names of the kinds on the settings page).
 KIND_TITLES = {
     "your_turn": N_("Your turn"),
@@ -227,6 +229,7 @@ KIND_TITLES = {
     "game_over": N_("Games over"),
     "private_message": N_("Private messages"),
     "board_post": N_("Board posts"),
+    "game_news": N_("Game news (trades announced)"),
     "verify_email": N_("Address verification"),
     "password_reset": N_("Password reset"),
 }

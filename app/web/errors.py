@@ -12,10 +12,11 @@ from fastapi.exceptions import RequestValidationError
 from sqlalchemy.exc import DataError, OperationalError
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from app.models import User
 from app.services.errors import ServiceError, not_found
+from app.web import refusals
 from app.web.deps import optional_user, render, translator
 
 log = logging.getLogger(__name__)
@@ -79,10 +80,16 @@ async def _respond(
 ) -> Response:
     # The error page reads the user from the database: never on the event loop, where a blocking read
     # would stall every other request (and, on SQLite, the one holding the write lock).
-    return await run_in_threadpool(_error_response, request, error, headers)
+    typed = await refusals.typed_values(request) if error.status < 500 else None
+    return await run_in_threadpool(_error_response, request, error, headers, typed)
 
 
-def _error_response(request: Request, error: ServiceError, headers: Mapping[str, str] | None) -> Response:
+def _error_response(
+    request: Request,
+    error: ServiceError,
+    headers: Mapping[str, str] | None,
+    typed: list[tuple[str, str]] | None,
+) -> Response:
     wants_json = request.url.path.startswith("/api/") or "application/json" in request.headers.get(
         "accept", ""
     )
@@ -95,6 +102,15 @@ def _error_response(request: Request, error: ServiceError, headers: Mapping[str,
         if error.details:
             body["details"] = {key: _json_value(value) for key, value in error.details.items()}
         return JSONResponse({"error": body}, status_code=error.status, headers=headers)
+    if error.code == "login_required":
+        login = refusals.to_log_in(request)
+        if login is not None:
+            return login
+    sanction = error.details is not None and ("until" in error.details or "reason" in error.details)
+    back = refusals.form_page(request) if typed is not None and not sanction else None
+    if back is not None:  # a browser's form: shown again, as typed, with the reason beside it
+        refusals.keep(request, error.code, message, error.field, typed or [])
+        return RedirectResponse(back, 303)
     context = {
         "code": error.code,
         "message": message,
@@ -104,7 +120,8 @@ def _error_response(request: Request, error: ServiceError, headers: Mapping[str,
     }
     if request.headers.get("hx-request"):  # shown in the page's message area, whatever the form's target
         response = render(request, "partials/error.html", user, context, status_code=error.status)
-        response.headers.update({"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"})
+        # "global": found from the document even when a live update replaced the form meanwhile
+        response.headers.update({"HX-Retarget": "global #flash", "HX-Reswap": "innerHTML"})
     else:
         response = render(request, "error.html", user, context, status_code=error.status)
     response.headers.update(headers or {})

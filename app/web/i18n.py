@@ -65,3 +65,8 @@ class Translator:
 
     def template_globals(self) -> dict[str, Any]:
         return {"_": self.gettext, "gettext": self.gettext, "ngettext": self.ngettext, "lang": self.language}
+
+
+def N_(message: str) -> str:
+    """Marks a string for the catalog; it is translated where it is shown."""
+    return message

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hmac
+import re
 import time
+import uuid
 
 from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
@@ -11,11 +13,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.services.ops import health, metrics
+from app.services.ops import health, logs, metrics
 
 router = APIRouter(include_in_schema=False)
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
 PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8"
+REQUEST_ID = re.compile(r"[A-Za-z0-9._-]{8,64}")  # what a proxy's id looks like (nginx: 32 hex digits)
 
 
 @router.get("/healthz")
@@ -87,3 +90,34 @@ def route_template(scope: Scope) -> str:
     segments = scope["path"].rstrip("/").split("/")
     prefix = "/".join(segments[: len(segments) - covered]) if covered < len(segments) else ""
     return prefix + template
+
+
+class RequestContext:
+    """Gives every HTTP request an id (the proxy's X-Request-ID, or a new one) for its log lines and its
+    answer's X-Request-ID header; the user and the game join it as the request goes on (`logs`)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_id = _given_request_id(scope) or uuid.uuid4().hex
+        logs.begin(logs.LogContext(request_id=request_id, path_params=lambda: scope.get("path_params", {})))
+
+        async def tagged_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] = [*message["headers"], (b"x-request-id", request_id.encode())]
+            await send(message)
+
+        await self.app(scope, receive, tagged_send)
+
+
+def _given_request_id(scope: Scope) -> str | None:
+    for name, value in scope.get("headers", []):
+        if name == b"x-request-id":
+            text = value.decode("latin-1")
+            return text if REQUEST_ID.fullmatch(text) else None
+    return None

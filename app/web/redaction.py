@@ -1,8 +1,9 @@
 """Tokens never reach the logs: the links of reset, check, calendar and unsubscribe mails carry a secret in
 their path, and whoever reads the access or error log must not be able to follow them.
 
-`LOGGERS_WITH_PATHS` get a filter that rewrites each record's message and arguments before any handler
-sees it, so every handler (the console, a file, a log shipper) gets the redacted text.
+`LOGGERS_WITH_PATHS` get a filter that rewrites each record's message before any handler sees it, so every
+handler (the console, a file, a log shipper) gets the redacted text; the handler that `ostraca serve` and
+`ostraca worker` install carries the same filter, for every other logger.
 """
 
 from __future__ import annotations
@@ -22,11 +23,17 @@ def redact_path(text: str) -> str:
 
 
 class RedactTokens(logging.Filter):
+    """Redacts the formatted message: a template may hold the route and its argument the token, or the
+    reverse, so neither alone can be rewritten safely."""
+
     def filter(self, record: logging.LogRecord) -> bool:
-        if isinstance(record.msg, str):
-            record.msg = redact_path(record.msg)
-        if isinstance(record.args, tuple):
-            record.args = tuple(redact_path(arg) if isinstance(arg, str) else arg for arg in record.args)
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):  # a malformed record: leave it to the handler's error report
+            return True
+        redacted = redact_path(message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
         return True
 
 

@@ -6,7 +6,10 @@
    - .ac-command[data-ac-mode]: "move" (pick a stack, then a destination), "pick" (click an area to send the
      order of the form whose data-ac-pick names that area), "toggle" (click a marked area to flip its
      checkbox: build / no build, the cities that revolt) or "counts" (click an area to add one to its
-     number field: expansion short of stock);
+     number field: expansion short of stock), "lose" (a calamity's loss: rows [data-ac-loss] of the
+     form, each area red when it loses something and green when it is kept; a click on the map goes to the
+     area's row) or "assign" (amounts only);
+   - in "toggle", a list .ac-toggles.harm marks what is chosen in red (cities a calamity reduces), not green;
    - for "move": data-ac-sources = {area: {"max": n, "to": [areas]}} and data-ac-ships = {area: {"max": n,
      "to": [areas], "sea": [the sea areas among them]}}; the form form.ac-move-form holds the fields of
      a land move (origin, to, tokens, via) and of a two-stop voyage (ship, stops[0], stops[1]); the ones
@@ -231,6 +234,10 @@
       } else {
         saved.source = null;
       }
+    } else if (mode === "lose") {
+      document.querySelectorAll("[data-ac-loss]").forEach(function (row) {
+        targets.push(row.getAttribute("data-ac-loss"));
+      });
     } else if (mode === "pick" || mode === "toggle" || mode === "counts") {
       document.querySelectorAll("[data-ac-pick]").forEach(function (element) {
         targets.push(element.getAttribute("data-ac-pick"));
@@ -339,6 +346,12 @@
       if (box) { box.checked = !box.checked; box.dispatchEvent(new Event("change", { bubbles: true })); }
       return;
     }
+    if (mode === "lose") {
+      var row = document.querySelector('[data-ac-loss="' + key + '"]');
+      var field = row && row.querySelector("input[data-ac-lose]");
+      if (field) { field.scrollIntoView({ block: "nearest" }); field.focus(); }
+      return;
+    }
     if (mode === "counts") {
       var input = document.querySelector('input[data-ac-count][data-ac-pick="' + key + '"]');
       if (input) {
@@ -363,6 +376,31 @@
     left.textContent = fill(text("left"), { n: Number(left.getAttribute("data-stock")) - placed });
   }
 
+  /* A calamity's loss: the unit points each row takes (a token 1, a city 5 less the tokens it leaves),
+     red on the map where something goes, green where all is kept, and the total against what is due. */
+  function losses() {
+    var total = document.querySelector(".ac-lose-total");
+    if (!total) { return; }
+    var sum = 0;
+    document.querySelectorAll("[data-ac-loss]").forEach(function (row) {
+      var tokens = row.querySelector('input[data-ac-lose="tokens"]');
+      var city = row.querySelector('input[data-ac-lose="city"]');
+      var left = row.querySelector('input[data-ac-lose="left"]');
+      if (left) { left.disabled = !(city && city.checked); }  // a kept city leaves nothing in its place
+      var points = (tokens ? Number(tokens.value || 0) : 0) +
+        (city && city.checked ? 5 - (left ? Number(left.value || 0) : 0) : 0);
+      sum += points;
+      row.classList.toggle("lost", points > 0);
+      row.classList.toggle("kept", points <= 0);
+      var area = document.querySelector('.ac-map .ac-area[data-area="' + row.getAttribute("data-ac-loss") + '"]');
+      if (area) { area.classList.toggle("loss", points > 0); area.classList.toggle("keep", points <= 0); }
+    });
+    var due = Number(total.getAttribute("data-due"));
+    var figure = total.querySelector("strong");
+    if (figure) { figure.textContent = String(sum); }
+    total.classList.toggle("off", sum !== due);
+  }
+
   function toggles() {
     var count = 0;
     document.querySelectorAll('input[type="checkbox"][data-ac-pick]').forEach(function (box) {
@@ -370,12 +408,16 @@
       if (on) { count += 1; }
       var key = box.getAttribute("data-ac-pick");
       var area = document.querySelector('.ac-map .ac-area[data-area="' + key + '"]');
+      if (area && box.closest(".harm")) {
+        area.classList.toggle("loss", on); area.classList.toggle("keep", !on);
+        return;
+      }
       if (area) { area.classList.toggle("build", on); area.classList.toggle("nobuild", !on); }
       var marker = document.querySelector('.ac-map .ac-site[data-area="' + key + '"]');
       if (marker) { marker.classList.toggle("build", on); marker.classList.toggle("nobuild", !on); }
     });
     var total = document.querySelector(".ac-build-total");
-    if (total) { total.textContent = "+" + count; }
+    if (total) { total.textContent = total.closest(".ac-command").querySelector(".harm") ? String(count) : "+" + count; }
   }
 
   document.addEventListener("click", function (event) {
@@ -425,7 +467,12 @@
 
   document.addEventListener("change", function (event) {
     if (event.target.matches && event.target.matches("input[data-ac-count]")) { counts(); return; }
-    if (event.target.matches && event.target.matches("input[data-ac-pick]")) { toggles(); }
+    if (event.target.matches && event.target.matches("input[data-ac-pick]")) { toggles(); return; }
+    if (event.target.matches && event.target.matches("input[data-ac-lose]")) { losses(); }
+  });
+
+  document.addEventListener("input", function (event) {
+    if (event.target.matches && event.target.matches("input[data-ac-lose]")) { losses(); }
   });
 
   /* The refusal of an order is shown beside the map, not at the top of the page. */
@@ -465,6 +512,7 @@
     paint();
     toggles();
     counts();
+    losses();
   }
 
   /* The live page swaps the board: restore the zoom and the selection on the new one. */

@@ -79,9 +79,9 @@ def new_page(browser: Any, tmp_path: Path) -> Iterator[Any]:
     """Pages in separate contexts (separate cookies), phone-sized when asked; screenshots kept on failure."""
     contexts: list[Any] = []
 
-    def make(phone: bool = False, locale: str = "en-GB") -> Any:
-        viewport = {"width": 390, "height": 844} if phone else {"width": 1280, "height": 900}
-        context = browser.new_context(viewport=viewport, locale=locale)
+    def make(phone: bool = False, locale: str = "en-GB", timezone: str = "UTC") -> Any:
+        viewport = {"width": 390, "height": 844} if phone else {"width": 1366, "height": 900}
+        context = browser.new_context(viewport=viewport, locale=locale, timezone_id=timezone)
         context.set_default_timeout(15_000)
         contexts.append(context)
         return context.new_page()

@@ -22,6 +22,7 @@ def test_sign_up_on_a_phone_in_french(live_server: str, new_page: Any) -> None:
     page.goto(f"{live_server}/")
     assert page.locator("html").get_attribute("lang") == "fr"
     sign_up_in_browser(page, live_server, "Zoé", language="fr", email="zoe@example.com")
+    page.click(".menu-toggle")  # a phone: the account is behind Menu
     assert page.get_by_text("Zoé").first.is_visible()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, "the page must not scroll sideways on a phone"

@@ -1,4 +1,5 @@
-"""Three people play an Amun-Re auction and a sealed offering in Chromium, through the page's forms."""
+"""Three people play an Amun-Re auction and a sealed offering in Chromium, through the page's forms; one
+sells a power card while the game waits on another."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ def _act_where_awaited(pages: list[Any], button_text: str) -> bool:
     """The page that has a choice button with this text clicks it; False if none has."""
     for page in pages:
         page.reload()
-        button = page.locator("form.ds-choice button", has_text=button_text)
+        button = page.locator("form.ds-choice").get_by_role("button", name=button_text)
         if button.count():
             with page.expect_response(lambda response: response.url.endswith("/orders")):
                 button.first.click()
@@ -38,8 +39,17 @@ def test_an_auction_and_an_offering(live_server: str, new_page: Any) -> None:
         page.click("main form[action$='/join'] button")
         page.wait_for_url(game_url)
 
+    alice.reload()
     assert alice.locator("svg.ar-nile g.ar-province").count() == 15
-    for _ in range(3):  # each bids 0 on a province nobody holds
+    assert _act_where_awaited(pages, "bid 0 on")  # the amounts are buttons, named in full
+    idle = next(page for page in pages if page.locator("#offer-form, form.ds-choice").count() == 0)
+    idle.reload()
+    with idle.expect_response(lambda response: response.url.endswith("/orders")):
+        idle.locator(".ar-hand").get_by_role("button", name="Sell for 1 gold").first.click()
+    idle.reload()
+    assert "sells Master Builder for 1 gold." in idle.locator("#game-log").inner_text()
+    assert idle.locator(".ar-hand .ar-sell").count() == 0  # its only power card is gone
+    for _ in range(2):  # the others bid 0 on a province nobody holds
         assert _act_where_awaited(pages, "bid 0 on")
     for _ in range(3):
         assert _act_where_awaited(pages, "done")

@@ -44,7 +44,7 @@ def test_three_players_bid_and_see_the_reveal(live_server: str, new_page: Any) -
 
     for page in (alice, bruno, chloe):  # nobody reloads: the reveal arrives through the live updates
         reveal = page.locator(".ds-last-reveal")
-        reveal.wait_for()
+        reveal.wait_for(timeout=45_000)  # three browsers and the server on two loaded cores
         text = reveal.inner_text()
         assert "Alice" in text and "Bruno" in text and "Chloe" in text
     assert "Alice wins the Witch" in alice.locator("#game-log").inner_text()

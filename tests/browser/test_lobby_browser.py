@@ -5,17 +5,36 @@ chooses again. The pages follow the draft live; a spectator sees nothing before 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from tests.browser.test_accounts_browser import sign_up_in_browser
 from tests.lobby import draftgame  # noqa: F401  (registers the game with a draft, "fakedraft")
 
 PLAYERS = 8
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "lobby"
+
+
+def test_a_friend_is_found_by_a_name_typed_without_its_accent(live_server: str, new_page: Any) -> None:
+    chloe, alice = new_page(), new_page(phone=True, locale="fr-FR")
+    sign_up_in_browser(chloe, live_server, "Chloé Roy", email="chloe@example.com")
+    sign_up_in_browser(alice, live_server, "Alice", language="fr")
+    alice.goto(f"{live_server}/friends")
+    field = alice.locator("form[action='/friends'] input[name=name]")
+    field.press_sequentially("chlo")
+    alice.locator("#friend-names option[value='Chloé Roy']").wait_for(state="attached")  # suggested
+    field.fill("chloe roy")  # no accent, no capitals
+    alice.click("form[action='/friends'] button[type=submit]")
+    alice.wait_for_load_state()
+    assert "Chloé Roy" in alice.locator("ul.people").first.inner_text()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    alice.screenshot(path=str(ARTIFACTS / "friends-fr-phone.png"), full_page=True)
 
 
 def enter_queue(page: Any, base: str) -> None:
     page.goto(f"{base}/queue")
     page.select_option("select[name=game_type]", "fakedraft")
+    page.select_option("select[name=min_players]", "8")  # a full table: the queue waits for eight
     page.click("main form[action='/queue'] button[type=submit]")
     page.wait_for_load_state()
 

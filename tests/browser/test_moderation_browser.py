@@ -58,7 +58,7 @@ def test_a_moderator_handles_a_report_mutes_and_bans(live_server: str, new_page:
     # Ben is rude on the board; Ann reports the message.
     ben.goto(f"{base}/games/{game}")
     ben.fill("#game-message-form textarea[name=body]", "You are all losers")
-    ben.click("#game-message-form button[value=board]")
+    ben.click("#game-message-form button[type=submit]")
     ben.get_by_text("You are all losers").first.wait_for()
     ann.goto(f"{base}/games/{game}")
     ann.locator("li.message", has_text="You are all losers").get_by_role("link", name="Report").click()
@@ -87,9 +87,10 @@ def test_a_moderator_handles_a_report_mutes_and_bans(live_server: str, new_page:
     # Ben can no longer post; Ann sees the outcome, not the sanction.
     ben.goto(f"{base}/games/{game}")
     ben.fill("#game-message-form textarea[name=body]", "Still here")
-    ben.click("#game-message-form button[value=board]")
-    ben.locator("#flash .error").wait_for()
-    assert "muted" in ben.locator("#flash").inner_text()
+    ben.click("#game-message-form button[type=submit]")
+    refusal = ben.locator("#game-message-form .refusal .error")  # beside the form, not at the top
+    refusal.wait_for()
+    assert "muted" in refusal.inner_text()
     ann.goto(f"{base}/reports")
     assert "A moderator took action" in ann.locator("#my-reports").inner_text()
     assert "Insults on the board" not in ann.content()
@@ -101,7 +102,7 @@ def test_a_moderator_handles_a_report_mutes_and_bans(live_server: str, new_page:
 
     # Eve's session dies on her next request; log-in says why and until when.
     eve.goto(f"{base}/account")
-    assert eve.locator(".error").first.is_visible()
+    assert eve.url == f"{base}/login?next=/account"  # logged out: sent to log in, and back after
     assert eve.get_by_role("link", name="Log in").first.is_visible()
     eve.goto(f"{base}/login")
     eve.fill("input[name=email]", "eve@example.com")

@@ -108,7 +108,7 @@ def test_preferences_then_the_turn_mail_opens_the_game_at_the_orders(
     html = mails[0].get_body(preferencelist=("html",))
     assert html is not None
     link = re.search(r'href="([^"]+#game-orders)"', str(html.get_content()))
-    assert link is not None and link.group(1) == f"{base}/games/{game['id']}#game-orders"
+    assert link is not None and link.group(1) == f"{base}/games/{game['id']}?play=1#game-orders"
 
     alice.goto(link.group(1))
     orders = alice.locator("#game-orders")

@@ -42,6 +42,7 @@ def running_game(
     now: datetime = NOW,
     absence: dict[str, Any] | None = None,
     game_type: str = "fake",
+    options: dict[str, Any] | None = None,
 ) -> int:
     game = lobby.create_game(
         session,
@@ -49,6 +50,7 @@ def running_game(
         game_type=game_type,
         players=len(users),
         time_limit_hours=limit_hours,
+        options=options,
         absence_options=absence,
         now=now,
     )

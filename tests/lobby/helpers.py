@@ -56,13 +56,14 @@ def user_at(session: Session, game_id: int, number: int) -> User:
     return user
 
 
-def refused(session: Session, code: str, action: object) -> None:
+def refused(session: Session, code: str, action: object) -> ServiceError:
     """`action()` raises a ServiceError with `code`; what it wrote is rolled back."""
     assert callable(action)
     with pytest.raises(ServiceError) as caught:
         action()
     session.rollback()
     assert caught.value.code == code, caught.value.message
+    return caught.value
 
 
 def finish(session: Session, game_id: int, winner: User | None = None, start: timedelta = HOUR) -> Game:

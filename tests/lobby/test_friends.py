@@ -3,6 +3,8 @@ the named replacement who must be a friend, and blocked players never seated tog
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -10,6 +12,7 @@ from app.models import Notification
 from app.services.play import seats
 from app.services.players import friends
 from app.services.social import lobby, open_games, queue
+from tests.conftest import sign_up
 from tests.lobby.helpers import NOW, forming_game, make_users, members, refused, running_game, seat_of
 
 
@@ -109,3 +112,33 @@ def test_the_queue_never_seats_blocked_players_together(db: Session) -> None:
     assert queue.enter(db, ben, "fake", only_new, NOW) == []
     placed = queue.enter(db, cat, "fake", only_new, NOW)
     assert members(db, placed[0].game_id) == {ann.id, cat.id}
+
+
+def test_a_name_is_found_without_its_accents_or_capitals(db: Session) -> None:
+    ann, chloe, _zoe = make_users(db, "Ann", "Chloé Dubois", "Zoë")
+    assert friends.add_friend(db, ann, "chloe   DUBOIS", NOW).id == chloe.id
+    assert friends.user_named(db, "zoe").display_name == "Zoë"
+    assert friends.user_named(db, "Chloé Dubois").id == chloe.id  # exact, of course
+
+
+def test_an_unknown_or_ambiguous_name_is_refused_with_the_nearest_names(db: Session) -> None:
+    ann, *_ = make_users(db, "Ann", "Chloé", "Chloe", "Chlothilde", "Bruno")
+    ambiguous = refused(db, "invalid_input", lambda: friends.add_friend(db, ann, "CHLOE", NOW))
+    assert ambiguous.params == {"names": "Chloe, Chloé"}
+    unknown = refused(db, "invalid_input", lambda: friends.add_friend(db, ann, "chlo", NOW))
+    assert unknown.params == {"name": "chlo", "names": "Chloe, Chloé, Chlothilde"}
+    assert friends.names_like(db, "run") == ["Bruno"]  # a name that contains what was typed comes after
+    assert friends.names_like(db, "%") == [] and friends.names_like(db, "b") == []  # no wildcard, 2 letters
+    assert friends.lists_of(db, ann).friends == []
+
+
+def test_the_name_field_suggests_names_as_one_types(make_client: Any) -> None:
+    client = make_client()
+    sign_up(client, "Alice")
+    other = make_client()
+    sign_up(other, "Élodie Marchand", email="elodie@example.com")
+    options = client.get("/players/names", params={"name": "elo"}, headers={"HX-Request": "true"})
+    assert options.status_code == 200 and '<option value="Élodie Marchand">' in options.text
+    assert "<option" not in client.get("/players/names", params={"name": "zz"}).text
+    page = client.get("/friends").text
+    assert 'list="friend-names"' in page and 'hx-get="/players/names"' in page

@@ -179,3 +179,23 @@ def test_the_api_pages_the_open_tables(make_client: Any, db: Session) -> None:
     listed = [t["game"]["id"] for t in found["tables"]]
     assert len(listed) == 2  # the recommended game first, then page 2 (one game)
     assert found["tables"][0]["recommended"]
+
+
+def test_the_open_tab_counts_what_it_lists_for_the_viewer(make_client: Any, db: Session) -> None:
+    client = make_client()
+    me = sign_up(client, "Viewer")
+    rival, other = make_users(db, "Rival", "Other")
+    viewer = db.get(User, me["id"])
+    assert viewer is not None
+    friends.block(db, viewer, "Rival", NOW)
+    forming_game(db, [rival])  # hidden from the viewer: not counted
+    forming_game(db, [other])
+
+    def open_count(path: str) -> int:
+        page = client.get(path).text
+        found = re.search(r'href="/\?tab=open"[^>]*>\s*\S+\s*<span class="count">(\d+)</span>', page)
+        assert found, page[:200]
+        return int(found.group(1))
+
+    assert open_count("/") == 1 and open_count("/?tab=finished") == 1
+    assert open_count("/?tab=active") == len(open_games.open_tables(db, viewer, NOW).games)

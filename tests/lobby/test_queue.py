@@ -30,13 +30,36 @@ def test_a_game_forms_when_enough_compatible_players_are_queued(db: Session) -> 
     placed = queue.enter(db, ben, "fake", Prefs(min_hours=12, max_hours=36), NOW)
     assert [(p.user_id, p.how) for p in placed] == [(ann.id, "new"), (ben.id, "new")]
     game = db.get(Game, placed[0].game_id)
-    assert game is not None and (game.players, game.time_limit_hours, game.creator_id) == (4, 36, ann.id)
-    assert members(db, game.id) == {ann.id, ben.id}
+    # made for the players found, at the smallest size they accept: it starts at once
+    assert game is not None and (game.players, game.time_limit_hours, game.creator_id) == (2, 36, ann.id)
+    assert game.status == "active" and members(db, game.id) == {ann.id, ben.id}
     assert db.scalar(select(func.count()).select_from(QueueEntry)) == 0
     kinds = db.scalars(select(Notification.kind).where(Notification.user_id.in_([ann.id, ben.id]))).all()
     assert Counter(kinds)["queue_placed"] == 2
-    queue.enter(db, cat, "fake", Prefs(), NOW)
-    assert cat.id in members(db, game.id)
+    assert queue.enter(db, cat, "fake", Prefs(), NOW) == []  # alone: waits for another player
+    assert cat.id not in members(db, game.id)
+
+
+def test_a_new_game_has_the_smallest_size_every_queued_player_accepts(db: Session) -> None:
+    ann, ben, cat, dan = make_users(db, "Ann", "Ben", "Cat", "Dan")
+    assert queue.enter(db, ann, "fake", Prefs(min_players=3), NOW) == []
+    assert queue.enter(db, ben, "fake", Prefs(), NOW) == []  # two would not do for Ann
+    assert queue.enter(db, dan, "fake", Prefs(max_players=2), NOW) != []  # Ben and Dan: a table of 2
+    placed = queue.enter(db, cat, "fake", Prefs(), NOW)
+    assert placed == []  # Ann and Cat are two; Ann wants three
+    (eve,) = make_users(db, "Eve")
+    placed = queue.enter(db, eve, "fake", Prefs(max_players=3), NOW)
+    game = db.get(Game, placed[0].game_id)
+    assert game is not None and game.players == 3 and game.status == "active"
+    assert members(db, game.id) == {ann.id, cat.id, eve.id}
+
+
+def test_a_forming_game_of_a_size_the_player_refuses_is_not_joined(db: Session) -> None:
+    ann, ben = make_users(db, "Ann", "Ben")
+    made = forming_game(db, [ann], players=4, limit_hours=48)
+    assert queue.enter(db, ben, "fake", Prefs(max_players=3), NOW) == []
+    assert queue.enter(db, ben, "fake", Prefs(min_players=4), NOW) != []
+    assert ben.id in members(db, made)
 
 
 def test_incompatible_time_limits_do_not_form_a_game(db: Session) -> None:
@@ -114,6 +137,8 @@ def test_leaving_and_bad_entries(db: Session) -> None:
         {"new_games": False},
         {"min_hours": 0},
         {"colour": 1},
+        {"min_players": 5, "max_players": 3},
+        {"max_players": 9},
     ]
     for raw in bad_entries:
         with pytest.raises(ServiceError) as bad:
@@ -124,7 +149,7 @@ def test_leaving_and_bad_entries(db: Session) -> None:
 def test_a_full_queue_game_starts_with_a_draft(db: Session) -> None:
     users = make_users(db, *[f"Q{n}" for n in range(8)])
     for user in users:
-        queue.enter(db, user, "fakedraft", Prefs(), NOW)
+        queue.enter(db, user, "fakedraft", Prefs(min_players=8), NOW)
     games = db.scalars(select(Game).where(Game.game_type == "fakedraft")).all()
     assert (
         len(games) == 1 and games[0].players == 8 and games[0].status == "active" and games[0].state is None

@@ -12,7 +12,8 @@ from starlette.testclient import TestClient
 
 from app.models import AuditEntry, Game, User
 from tests.moderation.helpers import page_token
-from tests.test_dragonstones_web import CSRF, hide_differently, play_one, responses, start_game
+from tests.test_dragonstones_web import hide_differently, play_one, start_game
+from tests.web_views import CSRF, responses
 
 
 def moderator_client(make_client: Any, db: Session) -> TestClient:

@@ -11,10 +11,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
+from app.cli import served_settings
+from app.main import create_app
 from app.models import WaitRow
 from app.services.mail import ical, notify
 from app.services.play import play
-from tests.conftest import NOW
+from app.settings import Settings
+from app.web.game_names import game_name
+from tests.conftest import NOW, sign_up
 from tests.notify.conftest import log_in, make_user, seat_of, start_game
 
 
@@ -74,7 +78,8 @@ def test_the_feed_lists_my_current_deadlines_and_follows_them(
         (event,) = _events(feed)
         assert event["DTSTART"] == "20261201T120000Z"
         assert event["URL"] == f"https://games.example.com/games/{game.id}#game-orders"
-        assert game.name in event["SUMMARY"]
+        french_name = game_name(game.name, "fr")
+        assert french_name != game.name and french_name in event["SUMMARY"]  # Alice reads French
         uid = event["UID"]
 
         wait = db.scalar(
@@ -129,3 +134,20 @@ def test_text_is_escaped_and_long_lines_are_folded_between_characters() -> None:
     feed.encode().decode("utf-8")  # folding never split a character
     (parsed,) = Calendar.from_ical(feed).walk("VEVENT")
     assert (str(parsed["SUMMARY"]), str(parsed["UID"])) == (entry.summary, entry.uid)
+
+
+def _calendar_url_shown(client: TestClient, name: str) -> str:
+    sign_up(client, name)
+    page = client.get("/account/notifications").text
+    found = re.search(r'id="calendar-url" readonly value="([^"]+)"', page)
+    assert found is not None
+    return found.group(1)
+
+
+def test_the_calendar_address_is_the_one_served_unless_base_url_is_set(settings: Settings) -> None:
+    served = served_settings(settings, "0.0.0.0", 8123)
+    with TestClient(create_app(served), base_url="http://192.168.1.20:8123") as client:
+        assert _calendar_url_shown(client, "Alice").startswith("http://192.168.1.20:8123/calendar/")
+    chosen = settings.model_copy(update={"base_url": "https://games.example.com"})
+    with TestClient(create_app(chosen), base_url="http://127.0.0.1:8123") as client:
+        assert _calendar_url_shown(client, "Bruno").startswith("https://games.example.com/calendar/")

@@ -283,3 +283,30 @@ def test_no_mail_leaks_in_random_amunre_games(
         table = Table(db, sessions, mail_settings, sink, "amunre", 300 + seed)
         _play(table, 80)
         assert table.checked > 10
+
+
+def test_no_mail_leaks_in_random_advciv_games_with_hands_and_calamities(
+    db: Session, sessions: sessionmaker[Session], mail_settings: Settings, sink: Sink
+) -> None:
+    """Advanced Civilization begun with cities and calamities in hand, so that cards are drawn (each seat's
+    draw is its own event) and calamities strike: every event a mail carries is its recipient's to see."""
+    from app.services.play import draft
+    from tests.games.advciv.helpers import begin
+    from tests.games.advciv.test_properties import rich_start
+
+    table = Table(db, sessions, mail_settings, sink, "advciv", 500)
+    game = table.game
+    while draft.in_draft(db, game):
+        wait = draft.awaited_seat(db, game.id)
+        assert wait is not None
+        free = draft.draft_view(db, game.id, table.holder(wait.seat)).free
+        draft.choose(db, table.holder(wait.seat), game.id, free[0], table.now)
+        db.refresh(game)
+    rules = registry.get("advciv")
+    rich = begin(rich_start(rules.load(game.state or {}), random.Random(5), calamities=4), "tax")
+    game.state = rules.dump(rich)
+    play.sync_waits(db, game, rules.waits(rich), acting_seat=None, now=table.now)
+    db.commit()
+    _play(table, 120)
+    kinds = set(db.scalars(select(GameEvent.kind).where(GameEvent.game_id == game.id)))
+    assert table.checked > 10 and {"cards_drawn", "calamities_revealed"} <= kinds

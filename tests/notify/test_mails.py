@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.models import Notification, OutgoingMail, Seat, SeatTenure, User
+from app.models import GameEvent, Notification, OutgoingMail, Seat, SeatTenure, User
 from app.services.accounts import accounts, tokens
 from app.services.mail import account_mail, notify
 from app.services.play import play
@@ -46,7 +46,7 @@ def _players(db: Session, language: str, count: int = 2) -> list[User]:
 def your_turn(db: Session, language: str) -> Case:
     alice, bruno = _players(db, language)
     game = start_game(db, [alice, bruno])
-    return Case(alice, f"/games/{game.id}#game-orders", "your_turn")
+    return Case(alice, f"/games/{game.id}?play=1#game-orders", "your_turn")
 
 
 def deadline_warning(db: Session, language: str) -> Case:
@@ -55,7 +55,7 @@ def deadline_warning(db: Session, language: str) -> Case:
     data = {"seat": seat_of(game, alice), "phase": "pick"}
     db.add(Notification(user_id=alice.id, game_id=game.id, kind="deadline_warning", data=data))
     db.commit()
-    return Case(alice, f"/games/{game.id}#game-orders", "deadline_warning", timedelta(hours=20))
+    return Case(alice, f"/games/{game.id}?play=1#game-orders", "deadline_warning", timedelta(hours=20))
 
 
 def game_started(db: Session, language: str) -> Case:
@@ -184,6 +184,23 @@ def board_post(db: Session, language: str) -> Case:
     return Case(bruno, f"/games/{game.id}#game-messages", "board_post")
 
 
+def game_news(db: Session, language: str) -> Case:
+    """An event worth a mail, as `play.notify_news` points at it: the order that made it, its place."""
+    alice, bruno = _players(db, language)
+    game = start_game(db, [alice, bruno])
+    last = db.scalar(select(func.max(GameEvent.seq)).where(GameEvent.game_id == game.id)) or 0
+    order_seq = game.version + 1  # no event of the game has this order number yet
+    data = {"seat": seat_of(game, alice), "value": 3}
+    event = GameEvent(
+        game_id=game.id, seq=last + 1, order_seq=order_seq, kind="picked", data=data, created_at=NOW
+    )
+    db.add(event)
+    news = {"order_seq": order_seq, "index": 1, "kind": "picked"}
+    db.add(Notification(user_id=bruno.id, game_id=game.id, kind="game_news", data=news))
+    db.commit()
+    return Case(bruno, f"/games/{game.id}", "game_news")
+
+
 def verify_email(db: Session, language: str) -> Case:
     (alice,) = _players(db, language, 1)
     accounts.queue_address_check(db, alice)
@@ -213,6 +230,7 @@ SCENARIOS: dict[str, Callable[[Session, str], Case]] = {
     "game_over": game_over,
     "private_message": private_message,
     "board_post": board_post,
+    "game_news": game_news,
     "verify_email": verify_email,
     "password_reset": password_reset,
 }
@@ -260,8 +278,8 @@ def test_the_language_changes_dates_and_headers(db: Session, run_mail: RunMail, 
     run_mail()
     english = next(m for m in sink.to(alice.email) if m["X-Ostraca-Kind"] == "your_turn")
     french = next(m for m in sink.to(bruno.email) if m["X-Ostraca-Kind"] == "your_turn")
-    assert "Tuesday 1 December 2026, 12:00 (UTC)" in text_of(english)
-    assert "mardi 1 décembre 2026, 13:00 (Europe/Paris)" in text_of(french)
+    assert "Tue 1 Dec 2026, 12:00 UTC" in text_of(english)
+    assert "mar. 1 déc. 2026, 13:00 CET" in text_of(french)
     assert (english["Content-Language"], french["Content-Language"]) == ("en", "fr")
 
 

@@ -68,7 +68,7 @@ def test_a_digest_groups_a_days_notifications_by_kind(db: Session, run_mail: Run
     assert "/unsubscribe/" in digest["List-Unsubscribe"]
     assert text.index("== Your turn ==") < text.index("== Games started ==")
     turns = text[text.index("== Your turn ==") : text.index("== Games started ==")]
-    assert f"/games/{second.id}#game-orders" in turns and f"/games/{first.id}#" not in turns
+    assert f"/games/{second.id}?play=1#game-orders" in turns and f"/games/{first.id}?" not in turns
     started = text[text.index("== Games started ==") :]
     assert f"/games/{first.id}" in started and f"/games/{second.id}" in started
     assert {row.outcome for row in notifications_of(db, alice)} == {"digested", "stale"}

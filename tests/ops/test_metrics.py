@@ -11,7 +11,7 @@ from sqlalchemy import select, update
 from starlette.testclient import TestClient
 
 from app.main import create_app
-from app.models import Game, OutgoingMail, WaitRow
+from app.models import Game, OutgoingMail, TimeoutPlayed, WaitRow
 from app.services.jobs import sweeper
 from app.services.ops import metrics
 from app.settings import Settings
@@ -28,6 +28,7 @@ EVERY_METRIC = {
     "ostraca_outbox_backlog",
     "ostraca_outbox_dead",
     "ostraca_games_active",
+    "ostraca_timeout_lateness_seconds",
 }
 
 
@@ -150,9 +151,17 @@ def test_a_timeout_counts_as_an_order_applied_by_the_clock(app: Any, sessions: A
         for wait in waits:
             wait.deadline_at = wait.check_at = now - timedelta(minutes=1)
     labels = {"game_type": "fake", "origin": "timeout"}
-    before = metrics.PROCESS.get_sample_value("ostraca_orders_applied_total", labels) or 0
+    before = metrics.sample("ostraca_orders_applied_total", labels)
+    timed_before = metrics.sample("ostraca_timeout_lateness_seconds_count", {"game_type": "fake"})
+    late_before = metrics.sample("ostraca_timeout_lateness_seconds_sum", {"game_type": "fake"})
     report = sweeper.sweep(sessions, lambda: now)
     assert report.timeouts >= 1
-    assert (
-        metrics.PROCESS.get_sample_value("ostraca_orders_applied_total", labels) == before + report.timeouts
-    )
+    assert metrics.sample("ostraca_orders_applied_total", labels) == before + report.timeouts
+    timed = metrics.sample("ostraca_timeout_lateness_seconds_count", {"game_type": "fake"})
+    assert timed == timed_before + report.timeouts
+    late = metrics.sample("ostraca_timeout_lateness_seconds_sum", {"game_type": "fake"}) - late_before
+    assert late == pytest.approx(60.0 * report.timeouts)
+    with sessions() as session:
+        played = list(session.scalars(select(TimeoutPlayed).where(TimeoutPlayed.game_id == game_id)))
+    assert len(played) == report.timeouts
+    assert {row.late_seconds for row in played} == {60.0}

@@ -1,10 +1,16 @@
-"""Civilization cards: the catalogue, and what the cards a nation holds change in phases 1–8 and 13.
+"""Civilization cards: the catalogue, the credit matrix, and what the cards a nation holds change in
+phases 1–8 and 13.
 
 Every function takes the frozenset of card keys a nation holds and answers one question; its docstring
 cites the rulebook paragraph. `EFFECTS` lists the same modifiers as data (for the docs, the page's card
 help and the tests), one row per card and phase. Phase 13 (A.S.T.) reads no single card: it counts the
 colours and the face value of all held (`groups_held`, `face_value`). Cards whose effects lie only in
-phases 9–12 (Pottery, Mining, Medicine, the calamity modifiers…) have no row: parts 2 and 3 add theirs.
+phases 9–12 (Pottery, Mining, Medicine, the calamity modifiers…) have no row here: `calamities.py` and
+`advances.py` list theirs.
+
+Credits (§31.5, §32) are data: `GROUP_CREDITS` (X off every *other* card of a group; a two-group card
+receives both groups' credits, §31.55) and `CARD_CREDITS` (X off one named card). `credit(giver, target)`
+reads the 24×24 matrix they make; `credits_toward(held, target)` adds up what a holder gets.
 """
 
 from __future__ import annotations
@@ -110,6 +116,96 @@ EFFECTS: Final[tuple[Effect, ...]] = (
     Effect(AGRICULTURE, 8, "26.11", "Population limit +1 where only the holder's tokens stand."),
     Effect(AGRICULTURE, 8, "32.241", "A reduced city becomes one token more."),
 )
+
+COPIES: Final = 8  # §3.1: eight of each card; §31.12: no limit on owners, so 8 players never run out
+
+# §32: credits toward every other card of a group (a two-group giver credits both of its groups).
+GROUP_CREDITS: Final[dict[str, tuple[tuple[str, int], ...]]] = {
+    POTTERY: ((CRAFTS, 10),),  # §32.212
+    CLOTH_MAKING: ((CRAFTS, 10),),  # §32.222
+    METALWORKING: ((CRAFTS, 10),),  # §32.232
+    AGRICULTURE: ((CRAFTS, 10),),  # §32.242
+    ROADBUILDING: ((CRAFTS, 10),),  # §32.254
+    MINING: ((CRAFTS, 10),),  # §32.264
+    ENGINEERING: ((CRAFTS, 10), (SCIENCES, 20)),  # §32.314
+    ASTRONOMY: ((SCIENCES, 20),),  # §32.412
+    COINAGE: ((SCIENCES, 20),),  # §32.422
+    MEDICINE: ((SCIENCES, 20),),  # §32.432
+    MATHEMATICS: ((SCIENCES, 20), (ARTS, 5)),  # §32.541
+    ARCHITECTURE: ((ARTS, 5),),  # §32.632
+    LITERACY: ((ARTS, 5),),  # §32.711
+    MYSTICISM: ((ARTS, 5), (RELIGION, 15)),  # §32.912
+}
+
+_CRAFTS_EXTRA: Final = ((DEMOCRACY, 10), (MONOTHEISM, 10))
+_SCIENCES_EXTRA: Final = ((PHILOSOPHY, 20), (THEOLOGY, 20))
+
+# §32: credits toward one named card. Law, Democracy, Military, Philosophy, Monotheism and Theology give
+# none (§32 is silent, E7 of the check file). Music → Democracy 10 is missing from §32.622 but printed on
+# the credit table (the strategy guide, and both transcriptions of the table, give it).
+CARD_CREDITS: Final[dict[str, tuple[tuple[str, int], ...]]] = {
+    POTTERY: _CRAFTS_EXTRA,
+    CLOTH_MAKING: _CRAFTS_EXTRA,
+    METALWORKING: (*_CRAFTS_EXTRA, (MILITARY, 20)),
+    AGRICULTURE: _CRAFTS_EXTRA,
+    ROADBUILDING: _CRAFTS_EXTRA,
+    MINING: _CRAFTS_EXTRA,
+    ENGINEERING: (*_CRAFTS_EXTRA, *_SCIENCES_EXTRA),
+    ASTRONOMY: _SCIENCES_EXTRA,
+    COINAGE: _SCIENCES_EXTRA,
+    MEDICINE: _SCIENCES_EXTRA,
+    MATHEMATICS: ((LAW, 5), (ENLIGHTENMENT, 10), (PHILOSOPHY, 25), (THEOLOGY, 25)),
+    DRAMA_POETRY: (
+        (MATHEMATICS, 5),
+        (MUSIC, 5),
+        (ARCHITECTURE, 5),
+        (LAW, 5),
+        (MYSTICISM, 5),
+        (DEMOCRACY, 10),
+        (ENLIGHTENMENT, 10),
+        (LITERACY, 20),
+    ),  # §32.612
+    MUSIC: (
+        (DRAMA_POETRY, 5),
+        (ARCHITECTURE, 5),
+        (LITERACY, 5),
+        (LAW, 5),
+        (MYSTICISM, 5),
+        (ENLIGHTENMENT, 10),
+        (DEMOCRACY, 10),
+        (MATHEMATICS, 20),
+        (PHILOSOPHY, 20),
+    ),  # §32.622 and the credit table
+    ARCHITECTURE: ((DEMOCRACY, 10), (ENLIGHTENMENT, 10), (LAW, 15)),  # §32.632
+    LITERACY: ((ENLIGHTENMENT, 10), (LAW, 25), (DEMOCRACY, 25), (PHILOSOPHY, 25)),  # §32.711
+    DEISM: ((ENLIGHTENMENT, 15), (MONOTHEISM, 15), (THEOLOGY, 15)),  # §32.922
+    ENLIGHTENMENT: ((MONOTHEISM, 15), (THEOLOGY, 15)),  # §32.933
+}
+
+
+def _credit(giver: str, target: str) -> int:
+    if giver == target:
+        return 0
+    groups = CIV_CARDS[target].groups
+    by_group = sum(value for group, value in GROUP_CREDITS.get(giver, ()) if group in groups)
+    return by_group + sum(value for card, value in CARD_CREDITS.get(giver, ()) if card == target)
+
+
+CREDIT_MATRIX: Final[dict[tuple[str, str], int]] = {
+    (giver, target): _credit(giver, target) for giver in CIV_CARDS for target in CIV_CARDS
+}
+
+
+def credit(giver: str, target: str) -> int:
+    """§31.51, §32: what holding `giver` takes off the price of `target` (0 toward itself)."""
+    return CREDIT_MATRIX[giver, target]
+
+
+def credits_toward(held: Cards, target: str) -> int:
+    """§31.53–31.56: every held card's credit toward `target`, each once, all of them compulsory. `held`
+    must be the cards owned before this phase: cards bought this turn give no credit yet (§31.53)."""
+    return sum(CREDIT_MATRIX[giver, target] for giver in held)
+
 
 TAX_RATE: Final = 2  # tokens per city (§19.1)
 SHIP_COST: Final = 2  # units per ship built (§22.1)

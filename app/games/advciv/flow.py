@@ -10,7 +10,20 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 
-from app.games.advciv import cards, fighting, movement, moving, tables
+from app.games.advciv import (
+    buying,
+    cards,
+    drawing,
+    fighting,
+    movement,
+    moving,
+    resolving,
+    scoring,
+    tables,
+    trade_cards,
+    trading,
+)
+from app.games.advciv import calamities as cal
 from app.games.advciv.model import CITIES, NOBODY, Nation, State
 from app.games.advciv.tables import (
     AREAS,
@@ -31,8 +44,6 @@ from app.games.kit.model import memo, replaced
 
 # `done` codes of the movement phase
 NOT_DONE, DONE, UNLESS_THREATENED, THREATENED = 0, 1, 2, 3
-SKIPPED_PHASES = (9, 10, 11, 12)
-SKIPPED_REASON = "Trade cards, trade, calamities and civilization cards come in later parts of the game."
 SITE_COST, OFF_SITE_COST = 6, 12  # §25.2, §25.3
 
 
@@ -413,12 +424,14 @@ def buildable(state: State, seat: int) -> tuple[int, ...]:
             return ()
         nation = state.players[seat]
         tokens = nation.tokens
+        foreign = state.foreign()
         return tuple(
             area
             for area in nation.occupied()
             if tokens[area] >= SITE_COST
             and LAND[area]
             and state.cities[area] == NOBODY
+            and area not in foreign
             and tokens[area] >= build_cost(state, area)
         )
 
@@ -435,6 +448,8 @@ def architecture_areas(state: State, seat: int) -> tuple[int, ...]:
     found = []
     for area in range(AREAS):
         if not LAND[area] or state.cities[area] != NOBODY or area in buildable(state, seat):
+            continue
+        if area in state.foreign():
             continue
         cost = build_cost(state, area)
         help_ = cards.architecture_treasury(held, cost=cost, others_present=others_present(state, seat, area))
@@ -526,7 +541,7 @@ def remove_surplus(tx: Tx) -> None:
             tx.clear_tokens(area)
             continue
         present = [seat for seat, nation in enumerate(tx.state.players) if nation.tokens[area]]
-        if len(present) != 1:
+        if len(present) != 1 or area in tx.state.foreign():
             continue
         (seat,) = present
         held = card_set(tx.player(seat))
@@ -538,9 +553,15 @@ def remove_surplus(tx: Tx) -> None:
 
 
 def unsupported(state: State, seat: int) -> bool:
-    """§26.3: fewer than 2 tokens on the board per city."""
+    """§26.3: fewer than 2 tokens on the board per city; in phase 11 Slave Revolt's tokens do not count
+    (§30.42)."""
     cities = state.city_count(seat)
-    return cities > 0 and state.players[seat].board_tokens() < 2 * cities
+    if not cities:
+        return False
+    tokens = state.players[seat].board_tokens()
+    if state.unsupporting:
+        tokens -= min(tokens, state.unsupporting[seat])
+    return tokens < 2 * cities
 
 
 def reducible(state: State, seat: int) -> tuple[int, ...]:
@@ -561,6 +582,167 @@ def reduce_city(tx: Tx, area: int) -> None:
 def _settle_support(tx: Tx) -> bool:
     if any(unsupported(tx.state, seat) for seat in range(len(tx.state.players))):
         return False
+    begin_trade_cards(tx)
+    return True
+
+
+# --- phase 9: trade-card acquisition (§27) ---------------------------------------------------------------
+
+
+def begin_trade_cards(tx: Tx) -> None:
+    """Seats that can pay 18 say how many stack-9 cards they buy (phase `gold`), then everyone draws."""
+    state = tx.state
+    buyers = drawing.buyers(state)
+    done = tuple(0 if seat in buyers else 1 for seat in range(len(state.players)))
+    tx.set(phase="gold", order=buyers, cursor=0, done=done)
+
+
+def _settle_gold(tx: Tx) -> bool:
+    if 0 in tx.state.done:
+        return False
+    drawing.draw_all(tx)
+    begin_trade(tx)
+    return True
+
+
+def begin_trade(tx: Tx) -> None:
+    """The market opens to the seats that can trade, or phase 11 follows at once."""
+    if not trading.begin(tx, ast_order(tx.state)):
+        begin_calamities(tx)
+
+
+# --- phase 10: trade (§28), in trading.py -------------------------------------------------------------------
+
+
+def _settle_trade(tx: Tx) -> bool:
+    if not trading.settle(tx):
+        return False
+    begin_calamities(tx)
+    return True
+
+
+# --- phase 11: calamities (§29, §30), Monotheism (§32.94), city support (§29.8) ----------------------------
+
+
+def traded_by(state: State, card: str) -> int:
+    return next((seat for held, seat in state.traded if held == card), NOBODY)
+
+
+def begin_calamities(tx: Tx) -> None:
+    """§29.3, §29.5, §29.6 (site F-S1, F-S2): every calamity in hand is revealed and set aside; a holder of
+    more than 2 has 2 drawn at random, the rest ignored (unless Stoic); they resolve by stack, then the
+    Monotheism holders convert in A.S.T. order."""
+    state = tx.state
+    held = [
+        cal.Held(card, seat, None if traded_by(state, card) == NOBODY else traded_by(state, card))
+        for seat, hand in enumerate(state.hands)
+        for card in hand
+        if trade_cards.is_calamity(card)
+    ]
+    hands = tuple(tuple(card for card in hand if not trade_cards.is_calamity(card)) for hand in state.hands)
+    kept, ignored = cal.apply_cap(held, tx.randbelow, stoic=state.trade_options().stoic)
+    converting = [
+        (cal.MONOTHEISM, seat, NOBODY)
+        for seat in ast_order(state)
+        if cards.MONOTHEISM in card_set(state.players[seat])
+    ]
+    queue = tuple((h.card, h.holder, NOBODY if h.traded_by is None else h.traded_by) for h in kept)
+    tx.set(
+        phase="calamity",
+        hands=hands,
+        discard=(*state.discard, *(h.card for h in held)),
+        traded=(),
+        calamities=(*queue, *converting),
+        steps=(),
+        asked=False,
+        order=(),
+        cursor=0,
+    )
+    hidden = state.trade_options().hide_upcoming_calamities
+    tx.emit(
+        "calamities_revealed",
+        calamities=[] if hidden else [_held_json(h) for h in kept],
+        count=len(kept),
+        ignored=[_held_json(h) for h in ignored],
+    )
+
+
+def _held_json(held: cal.Held) -> dict[str, object]:
+    return {"card": held.card, "seat": held.holder, "traded_by": held.traded_by}
+
+
+def _settle_calamity(tx: Tx) -> bool:
+    while tx.state.calamities:
+        found = resolving.progress(tx.state)
+        if isinstance(found, resolving.Question):
+            return False
+        finish_calamity(tx, found)
+        if tx.state.phase != "calamity":
+            return True
+    tx.set(phase="calamity_support", order=ast_order(tx.state))
+    return True
+
+
+def finish_calamity(tx: Tx, settled: resolving.Settled) -> None:
+    """The settled calamity happens; Slave Revolt's check of the victim's support follows at once."""
+    result = settled.resolution
+    _, _, trader = tx.state.calamities[0]
+    resolving.carry_out(tx, settled.changes)
+    lost: dict[str, int] = {}
+    for change in settled.changes:
+        if change.seat >= 0 and change.points:
+            lost[str(change.seat)] = lost.get(str(change.seat), 0) + change.points
+    if not (result.calamity == cal.MONOTHEISM and result.note == "no_target"):  # nothing to tell each turn
+        tx.emit(
+            "calamity_resolved",
+            card=result.calamity,
+            seat=result.primary,
+            traded_by=None if trader == NOBODY else trader,
+            secondary=list(result.secondary),
+            points=lost,
+            changes=[resolving.change_json(change) for change in settled.changes],
+            note=result.note or None,
+        )
+    tx.set(calamities=tx.state.calamities[1:], steps=())
+    for need in result.needs:
+        if need.kind == "support_check":
+            unsupporting = replaced(tx.state.unsupporting, need.seat, need.excluded)
+            tx.set(phase="calamity_support", order=(need.seat,), unsupporting=unsupporting)
+
+
+def _settle_calamity_support(tx: Tx) -> bool:
+    state = tx.state
+    if any(unsupported(state, seat) for seat in state.order):
+        return False
+    if state.calamities:
+        tx.set(phase="calamity", order=())
+        return True
+    everyone = ast_order(state)
+    if state.order != everyone:
+        tx.set(order=everyone)  # the check that closes the phase (§29.8)
+        return True
+    end_calamities(tx)
+    return True
+
+
+def end_calamities(tx: Tx) -> None:
+    """The end of phase 11: Slave Revolt's tokens support cities again; phase 12 begins."""
+    tx.set(unsupporting=(0,) * len(tx.state.players), asked=False, order=())
+    buying.begin(tx)
+
+
+# --- phase 12: civilization advances (§31), in buying.py ----------------------------------------------------
+
+
+def _settle_advances(tx: Tx) -> bool:
+    """Once every seat has checked out, the calamities and cards set aside this turn go back under their
+    stacks (§29.7, §31.81), and phase 13 follows."""
+    if not buying.settle(tx):
+        return False
+    state = tx.state
+    deck = trade_cards.return_cards(state.deck, state.discard, tx.randbelow, state.trade_options())
+    tx.set(deck=deck, discard=(), done=())
+    tx.emit("cards_returned", cards=len(state.discard))
     end_turn(tx)
     return True
 
@@ -598,11 +780,12 @@ def move_ast(tx: Tx) -> None:
 
 
 def end_turn(tx: Tx) -> None:
-    tx.emit("phases_skipped", phases=list(SKIPPED_PHASES), reason=SKIPPED_REASON)
     move_ast(tx)
-    if any(nation.ast >= FINISH for nation in tx.state.players):
-        tx.set(phase="over", end="finish")
-        tx.emit("game_over", reason="finish")
+    state = tx.state
+    reason = scoring.end_reason((nation.ast for nation in state.players), state.turn, state.last_turn or None)
+    if reason is not None:
+        tx.set(phase="over", end=reason)
+        tx.emit("game_over", reason=reason)
         return
     if not any(nation.board_tokens() or nation.ships for nation in tx.state.players) and not any(
         owner != NOBODY for owner in tx.state.cities
@@ -612,7 +795,7 @@ def end_turn(tx: Tx) -> None:
         tx.set(phase="over", end="empty_map")
         tx.emit("game_over", reason="empty_map")
         return
-    tx.set(turn=tx.state.turn + 1, new_cities=())
+    tx.set(turn=tx.state.turn + 1, new_cities=(), grain_shown=(0,) * len(state.players), mining_used=())
     begin_tax(tx)
 
 
@@ -626,6 +809,11 @@ SETTLE: dict[str, Callable[[Tx], bool]] = {
     "conflict": _settle_conflict,
     "build": _settle_build,
     "support": _settle_support,
+    "gold": _settle_gold,
+    "trade": _settle_trade,
+    "calamity": _settle_calamity,
+    "calamity_support": _settle_calamity_support,
+    "advances": _settle_advances,
 }
 
 
@@ -637,6 +825,10 @@ BEGIN: dict[str, Callable[[Tx], None]] = {
     "conflict": begin_conflict,
     "build": begin_build,
     "support": begin_support,
+    "gold": begin_trade_cards,
+    "trade": begin_trade,
+    "calamity": begin_calamities,
+    "advances": buying.begin,
 }
 
 

@@ -11,6 +11,22 @@ Phase bookkeeping lives in a few fields whose meaning depends on `phase` (see `p
 rates), `moves` (movement entered and not yet finalised: secret to its seat), `revolts` (revolts still
 to hand out), `pillage` (the attacker choosing its pillage, and the most it may take) and `conflicts`
 (areas still to resolve, in the site's order).
+
+Trade cards (§7–§9, `trade_cards.py`): `deck` (stacks 1–9, top card first), `hands` (per seat, secret to
+it), `discard` (set aside until they go back under the stacks); every card is in exactly one of them.
+`traded` records, per calamity card, the seat that traded it to its holder (§29.61; part 3's trades write
+it). Phase 11 (`resolving.py`): `calamities` is the queue still to resolve, (card, primary victim, trader
+or NOBODY), the head being resolved; `steps` the answers given to it so far; `asked` whether anyone has
+been asked in this phase yet (the 1.5x of its first seat); `unsupporting` per seat, Slave Revolt's tokens
+that support no city until the phase ends. `barbarians` (area, tokens) and `pirates` (areas of pirate
+cities) are the pieces of no seat (§29.65). `options` names the trade-card options set (`TradeCardOptions`).
+
+Phase 10 (`market.py`): `market` holds the open offers, the trades agreed during the embargo and the seats
+that said "Done"; None outside the phase. Phase 12 (`advances.py`): `done` marks the seats that checked
+out; `grain_shown` counts per seat the Grain cards shown against Famine this turn (Pottery, §30.312: they
+may not pay); `mining_used` lists the seats whose Mining raised a set spent this turn (§32.261: the final
+score leaves it out). `hand_limit` (§31.71, site F-F4), `last_turn` (§34.1 B, 0: none) and `trade_mail`
+(F-R8) are options.
 """
 
 from __future__ import annotations
@@ -18,7 +34,11 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from app.games.kit.model import evolve, memo
+from app.games.advciv import scoring
+from app.games.advciv.market import Market
+from app.games.advciv.tables import LAND, LIMITS
+from app.games.advciv.trade_cards import FULL_DECK, TradeCardOptions, census
+from app.games.kit.model import evolve, from_json, memo, to_json
 
 NOBODY = -1
 CITIES = 9  # §5.1: 9 cities per nation
@@ -69,8 +89,25 @@ class State:
     pillage: tuple[int, int] = (NOBODY, 0)  # (seat choosing, most tokens it may take)
     conflicts: tuple[int, ...] = ()  # areas whose conflict is still to resolve, in order
     new_cities: tuple[int, ...] = ()  # areas where a city was built this turn (§26.32: reduced first)
-    card_draws: tuple[tuple[int, int], ...] = ()  # (attacker, victim) trade cards owed (part 2)
+    first_actor: int = NOBODY  # the seat first awaited when the phase began: the site's 1.5x time
     end: str = ""
+    deck: tuple[tuple[str, ...], ...] = ()  # stacks 1–9, each from the top card down (secret)
+    hands: tuple[tuple[str, ...], ...] = ()  # per seat: its trade cards (secret to it)
+    discard: tuple[str, ...] = ()  # cards set aside until they go back under the stacks (§29.7)
+    traded: tuple[tuple[str, int], ...] = ()  # (calamity, seat that traded it to its holder), part 3
+    calamities: tuple[tuple[str, int, int], ...] = ()  # (card, primary victim, trader or NOBODY) to resolve
+    steps: tuple[tuple[int, ...], ...] = ()  # the answers given to the calamity being resolved
+    asked: bool = False  # phase 11 has awaited someone already
+    unsupporting: tuple[int, ...] = ()  # per seat: tokens that support no city (Slave Revolt, §30.42)
+    barbarians: tuple[tuple[int, int], ...] = ()  # (area, barbarian tokens), by area
+    pirates: tuple[int, ...] = ()  # areas of pirate cities, sorted
+    options: tuple[str, ...] = ()  # the `TradeCardOptions` fields set, by name
+    market: Market | None = None  # phase 10: offers, agreed trades, seats done (secret but to their seats)
+    grain_shown: tuple[int, ...] = ()  # per seat: Grain shown against Famine this turn (Pottery)
+    mining_used: tuple[int, ...] = ()  # seats whose Mining raised a set spent this turn
+    hand_limit: int = 8  # §31.71, site F-F4
+    last_turn: int = 0  # §34.1 B: the game ends after this turn (0: only on the finish space)
+    trade_mail: bool = True  # site F-R8: each trade's announcement is mailed to the game
 
     def with_player(self, seat: int, player: Nation) -> State:
         return evolve(self, players=(*self.players[:seat], player, *self.players[seat + 1 :]))
@@ -81,9 +118,61 @@ class State:
     def cities_in_stock(self, seat: int) -> int:
         return CITIES - self.cities.count(seat)
 
+    def trade_options(self) -> TradeCardOptions:
+        names = self.options
+        return memo(self, "trade_options", lambda: options_from(names))
+
+    def barbarians_in(self, area: int) -> int:
+        return next((count for where, count in self.barbarians if where == area), 0)
+
+    def foreign(self) -> frozenset[int]:
+        """Areas holding barbarians or a pirate city: pieces of no seat."""
+        return memo(self, "foreign", lambda: frozenset(self.pirates) | {a for a, _ in self.barbarians})
+
+
+def final_score(state: State, seat: int) -> scoring.Score:
+    """§35.1 for one seat, its hand included (Mining's extra card unless it paid this turn)."""
+    nation = state.players[seat]
+    return scoring.score(
+        nation.cards,
+        state.hands[seat],
+        treasury=nation.treasury,
+        ast_space=nation.ast,
+        cities=state.city_count(seat),
+        mining_used=seat in state.mining_used,
+    )
+
+
+def public_score(state: State, seat: int) -> int:
+    """§35.1 without the trade cards in hand: the site's "Total Public Points"."""
+    nation = state.players[seat]
+    return scoring.public_points(
+        nation.cards, treasury=nation.treasury, ast_space=nation.ast, cities=state.city_count(seat)
+    )
+
+
+def points_table(state: State) -> tuple[scoring.PointsRow, ...]:
+    """The site's public points table (F-U2), highest Total Public Points first."""
+    return scoring.points_table(
+        scoring.PublicFacts(
+            seat, nation.nation, state.city_count(seat), nation.ast, nation.treasury, nation.cards
+        )
+        for seat, nation in enumerate(state.players)
+    )
+
+
+def options_from(names: tuple[str, ...]) -> TradeCardOptions:
+    return TradeCardOptions(**{name: name in names for name in TradeCardOptions.model_fields})
+
+
+def options_set(options: TradeCardOptions) -> tuple[str, ...]:
+    return tuple(name for name, value in options.model_dump().items() if value)
+
 
 def conserved(state: State) -> bool:
-    """Tokens, cities and ships of every seat are all accounted for."""
+    """Tokens, cities and ships of every seat are all accounted for; every trade card is in exactly one
+    stack, hand or the discard; barbarians and pirate cities stand on land, within the limit, and a pirate
+    city never where a seat's city stands."""
     for seat, nation in enumerate(state.players):
         if nation.stock < 0 or nation.treasury < 0 or min(nation.tokens) < 0:
             return False
@@ -91,7 +180,13 @@ def conserved(state: State) -> bool:
             return False
         if state.city_count(seat) > CITIES or len(nation.ships) > SHIPS:
             return False
-    return True
+    if census(state.deck, state.hands, state.discard) != FULL_DECK or len(state.hands) != len(state.players):
+        return False
+    if any(count <= 0 or count > LIMITS[area] or not LAND[area] for area, count in state.barbarians):
+        return False
+    if len(set(state.pirates)) != len(state.pirates):
+        return False
+    return all(LAND[area] and state.cities[area] == NOBODY for area in state.pirates)
 
 
 def dump(state: State) -> dict[str, Any]:
@@ -101,11 +196,13 @@ def dump(state: State) -> dict[str, Any]:
         for p in state.players
     ]
     data["in_play"] = [index for index, used in enumerate(state.in_play) if not used]  # the few unused
+    data["market"] = to_json(state.market)
     return data
 
 
 def load(data: dict[str, Any]) -> State:
-    values = {f.name: _tuples(data[f.name]) for f in fields(State)}
+    values = {f.name: _tuples(data[f.name]) for f in fields(State) if f.name in data}  # older: defaults
+    values["market"] = from_json(Market | None, data.get("market"))
     values["players"] = tuple(
         Nation(
             **{name: _tuples(value) for name, value in player.items()} | {"cards": frozenset(player["cards"])}

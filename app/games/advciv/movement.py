@@ -34,6 +34,8 @@ class AreaLike(Protocol):
     @property
     def key(self) -> str: ...
     @property
+    def name(self) -> str: ...
+    @property
     def kind(self) -> str: ...  # "land" or "sea"
     @property
     def open_sea(self) -> bool: ...
@@ -162,7 +164,7 @@ def plan_moves(
                 "no_ship",
                 "No ship of yours is left to move in %(area)s.",
                 field,
-                {"area": _key(board, move.ship)},
+                {"area": _name(board, move.ship)},
             )
         free_ships.remove(move.ship)
         ended_ships.append(_sail(board, move, cards, in_play, field, ledger))
@@ -204,7 +206,7 @@ class _Ledger:
                 "not_enough_tokens",
                 "Only %(have)s tokens in %(area)s have not moved.",
                 field,
-                {"have": have, "area": _key(self.board, area)},
+                {"have": have, "area": _name(self.board, area)},
             )
         self.unmoved[area] = have - count
         self.after[area] -= count
@@ -214,8 +216,9 @@ class _Ledger:
         self.entered.add(area)
 
 
-def _key(board: BoardLike, area: int) -> str:
-    return board.areas[area].key if 0 <= area < len(board.areas) else str(area)
+def _name(board: BoardLike, area: int) -> str:
+    """An area as a refusal names it: by its printed name, as the player reads the map."""
+    return board.areas[area].name if 0 <= area < len(board.areas) else str(area)
 
 
 def _check_area(board: BoardLike, area: int, in_play: InPlay, field: str) -> None:
@@ -223,7 +226,7 @@ def _check_area(board: BoardLike, area: int, in_play: InPlay, field: str) -> Non
         raise RuleError("unknown_area", "There is no area %(area)s.", field, {"area": area})
     if in_play is not None and area not in in_play:
         raise RuleError(
-            "not_in_play", "%(area)s is not on the map in play.", field, {"area": _key(board, area)}
+            "not_in_play", "%(area)s is not on the map in play.", field, {"area": _name(board, area)}
         )
 
 
@@ -244,7 +247,7 @@ def _check_land_move(
                 "not_adjacent",
                 "%(to)s is not next to %(from)s by land.",
                 field,
-                {"to": _key(board, move.destination), "from": _key(board, move.origin)},
+                {"to": _name(board, move.destination), "from": _name(board, move.origin)},
             )
         return
     if not road_movement(cards):
@@ -256,7 +259,7 @@ def _check_land_move(
             "road_blocked",
             "A road may not cross %(area)s: other units stand there.",
             field,
-            {"area": _key(board, move.via)},
+            {"area": _name(board, move.via)},
         )
 
 
@@ -291,7 +294,7 @@ def _steps_to(
         "ship_too_far",
         "The ship cannot reach %(area)s: it crosses at most %(steps)s areas.",
         field,
-        {"area": _key(board, there), "steps": ship_steps(cards)},
+        {"area": _name(board, there), "steps": ship_steps(cards)},
     )
 
 

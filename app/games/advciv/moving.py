@@ -64,10 +64,12 @@ def areas_of(move: Move) -> tuple[int, ...]:
 
 
 def blocked(state: State, seat: int) -> frozenset[int]:
-    """Areas a Roadbuilding move may not cross: another player's units stand there (§23.31)."""
+    """Areas a Roadbuilding move may not cross: another player's units, barbarians or a pirate city stand
+    there (§23.31)."""
 
     def compute() -> frozenset[int]:
         found = {area for area, owner in enumerate(state.cities) if owner not in (NOBODY, seat)}
+        found |= state.foreign()
         for other, nation in enumerate(state.players):
             if other != seat:
                 found.update(nation.occupied())
@@ -79,8 +81,13 @@ def blocked(state: State, seat: int) -> frozenset[int]:
 def plan(state: State, seat: int, moves: tuple[Move, ...]) -> movement.Plan:
     """Check the seat's whole set of moves as the board stands now; RuleError if it is not legal."""
     for move in moves:
-        if not all(state.in_play[area] for area in areas_of(move)):
-            raise RuleError("not_in_play", "That area is not in play with this number of players.")
+        for area in areas_of(move):
+            if not state.in_play[area]:
+                raise RuleError(
+                    "not_in_play",
+                    "%(area)s is not in play with this number of players.",
+                    params={"area": BOARD.areas[area].name},
+                )
     nation = state.players[seat]
     tokens = {area: nation.tokens[area] for area in nation.occupied()}
     return movement.plan_moves(

@@ -22,6 +22,27 @@ by area are objects `{key: n}`. An empty form field means "the default".
   build    {"areas": [...], "architecture"}
                                         the cities to build; at most one of them with Architecture
   reduce   {"area"}                     a city reduced for want of support
+  gold     {"cards"}                    phase 9: stack-9 cards bought at 18 treasury each (secret until drawn)
+  pick     {"picks": [name, ...]}       phase 11: the options chosen (cities, a site, a plain, a faction, a
+                                        barbarian step, a Monotheism target), named as the view lists them
+  lose     {"units": [{"area", "tokens", "city", "left"}], "grain"}
+                                        phase 11: the units a calamity takes (or a Civil War faction): per
+                                        area the tokens removed, whether the city goes, the tokens it leaves
+                                        (a reduced city); the Grain cards shown (Pottery)
+  assign   {"amounts": {seat: n}}       phase 11: unit points handed out to secondary victims
+  offer    {"to", "cards", "said", "expects"}
+                                        phase 10: trade cards offered to a seat (`said`: what each is said
+                                        to be, empty for the truth), with the slots wanted back: card keys,
+                                        "dont_care" or "unspecified"
+  accept   {"offer", "cards", "said"}   phase 10: agree to an offer with one's own cards
+  counter  {"offer", "cards", "said", "expects"}
+                                        phase 10: answer an offer with one back (the first closes)
+  decline  {"offer"}                    phase 10: turn an offer down
+  withdraw {"offer"}                    phase 10: take one's own offer back
+  done     {}                           phase 10: leave the market (coming back is any later trade order)
+  embargo_over {}                       phase 10: the clock's, when the embargo ends (never a player's)
+  buy      {"cart", "spend", "discard"} phase 12: civ cards bought, trade cards spent on them (the treasury
+                                        pays the rest), trade cards discarded down to the hand limit
 """
 
 from __future__ import annotations
@@ -117,6 +138,88 @@ class ReduceOrder(contract.FormOrder):
     area: AreaKey
 
 
+class GoldOrder(contract.FormOrder):
+    type: Literal["gold"]
+    cards: int = Field(0, ge=0, le=10)
+
+
+class PickOrder(contract.FormOrder):
+    type: Literal["pick"]
+    picks: tuple[Annotated[str, Field(min_length=1, max_length=64)], ...] = Field((), max_length=12)
+
+
+class UnitModel(contract.FormOrder):
+    area: AreaKey
+    tokens: int = Field(0, ge=0, le=55)  # tokens removed
+    city: bool = False  # the city goes
+    left: int = Field(0, ge=0, le=5)  # tokens a reduced city leaves
+
+
+class LoseOrder(contract.FormOrder):
+    type: Literal["lose"]
+    units: tuple[UnitModel, ...] = Field((), max_length=160)
+    grain: int = Field(0, ge=0, le=8)
+
+
+class AssignOrder(contract.FormOrder):
+    type: Literal["assign"]
+    amounts: dict[int, NonNegativeInt] = Field(default_factory=dict)
+
+
+CardKey = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^[a-z_]+$")]
+CardList = tuple[CardKey, ...]
+OfferId = Annotated[int, Field(ge=1, le=1_000_000)]
+
+
+class _Side(contract.FormOrder):
+    """Trade cards given, and what each is said to be (empty: the truth)."""
+
+    cards: CardList = Field((), max_length=40)
+    said: CardList = Field((), max_length=40)
+
+
+class OfferOrder(_Side):
+    type: Literal["offer"]
+    to: int = Field(ge=0, le=7)
+    expects: CardList = Field((), max_length=40)
+
+
+class AcceptOrder(_Side):
+    type: Literal["accept"]
+    offer: OfferId
+
+
+class CounterOrder(_Side):
+    type: Literal["counter"]
+    offer: OfferId
+    expects: CardList = Field((), max_length=40)
+
+
+class DeclineOrder(contract.FormOrder):
+    type: Literal["decline"]
+    offer: OfferId
+
+
+class WithdrawOrder(contract.FormOrder):
+    type: Literal["withdraw"]
+    offer: OfferId
+
+
+class EmbargoOverOrder(contract.FormOrder):
+    type: Literal["embargo_over"]
+
+
+class BuyOrder(contract.FormOrder):
+    type: Literal["buy"]
+    cart: tuple[CardKey, ...] = Field((), max_length=24)
+    spend: CardList = Field((), max_length=60)
+    discard: CardList = Field((), max_length=60)
+
+
+TradeOrder = OfferOrder | AcceptOrder | CounterOrder | DeclineOrder | WithdrawOrder
+TRADE_ORDERS = frozenset({"offer", "accept", "counter", "decline", "withdraw"})
+CLOCK_ORDER = {"type": "embargo_over"}
+
 OrderModel = (
     StartOrder
     | TaxOrder
@@ -131,6 +234,17 @@ OrderModel = (
     | PillageOrder
     | BuildOrder
     | ReduceOrder
+    | GoldOrder
+    | PickOrder
+    | LoseOrder
+    | AssignOrder
+    | OfferOrder
+    | AcceptOrder
+    | CounterOrder
+    | DeclineOrder
+    | WithdrawOrder
+    | EmbargoOverOrder
+    | BuyOrder
 )
 Order = Annotated[OrderModel, Field(discriminator="type")]
 ORDER_ADAPTER: TypeAdapter[OrderModel] = TypeAdapter(Order)

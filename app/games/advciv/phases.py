@@ -13,6 +13,15 @@
   conflict  an attacker that destroyed a city: its pillage. Default: the most it may take.
   build     seats that can build, all at once: the cities built. Default: the site's (see flow).
   support   seats short of support, all at once: one city reduced per order. Default: a random one.
+  gold      seats that can pay 18, all at once: stack-9 cards bought. Default: none.
+  calamity  one seat at a time, as the calamity being resolved asks (resolving.py): the choices of the
+            primary victim, the trader, a beneficiary or a secondary victim. Default: the module's.
+  calamity_support  after a Slave Revolt (its victim) and at the end of phase 11 (every seat): as support.
+  trade     phase 10, the market (trading.py): every seat still in it, all at once, as a market wait (the
+            clock's window). Offers and answers are "any time" orders: a seat that said "done" may still
+            make and answer them, and comes back. Default: "done" (leave the market).
+  advances  phase 12 (buying.py): seats that can buy or hold too many cards, all at once. Default: the
+            site's fewest purchases down to the hand limit.
   over      the game has ended.
 """
 
@@ -22,18 +31,25 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from app.games.advciv import cards, flow, movement, moving
+from app.games.advciv import buying, cards, drawing, flow, movement, moving, resolving, trading
 from app.games.advciv.board import BOARD
 from app.games.advciv.flow import DONE, NOT_DONE, THREATENED, UNLESS_THREATENED, card_set
 from app.games.advciv.model import NOBODY, SHIPS, Move, State
 from app.games.advciv.orders import (
+    TRADE_ORDERS,
+    AssignOrder,
     BuildOrder,
+    BuyOrder,
     Choice,
     DoneOrder,
+    EmbargoOverOrder,
     ExpandOrder,
+    GoldOrder,
     Legal,
+    LoseOrder,
     MoveOrder,
     OrderModel,
+    PickOrder,
     PillageOrder,
     ReduceOrder,
     ReopenOrder,
@@ -42,14 +58,17 @@ from app.games.advciv.orders import (
     ShipsOrder,
     StartOrder,
     TaxOrder,
+    TradeOrder,
     UndoOrder,
 )
 from app.games.advciv.tables import INDEX, KEYS, LAND, LAND_REACH, sea_reach
+from app.games.advciv.trade_cards import GOLD_PRICE
 from app.games.advciv.tx import Tx
 from app.games.contract import RuleError, Wait
-from app.games.kit.model import memo, replaced
+from app.games.kit.model import evolve, memo, replaced
 
-SIMULTANEOUS = {"tax", "expand", "move", "build", "support"}
+SIMULTANEOUS = {"tax", "expand", "move", "build", "support", "gold", "calamity_support", "trade", "advances"}
+TRADE_TYPES = (*sorted(TRADE_ORDERS), "done", "embargo_over")
 
 
 def legal_for(state: State, seat: int) -> Legal | None:
@@ -81,30 +100,47 @@ def _awaited(state: State) -> list[int]:
         return [state.pillage[0]] if state.pillage[0] != NOBODY else []
     if phase == "support":
         return [seat for seat in flow.ast_order(state) if flow.unsupported(state, seat)]
+    if phase == "gold":
+        return [seat for seat in state.order if state.done[seat] == 0]
+    if phase == "calamity":
+        found = resolving.progress(state) if state.calamities else None
+        return [found.seat] if isinstance(found, resolving.Question) else []
+    if phase == "calamity_support":
+        return [seat for seat in state.order if flow.unsupported(state, seat)]
+    if phase == "trade":
+        return trading.in_market(state)
+    if phase == "advances":
+        return [seat for seat in flow.ast_order(state) if state.done[seat] == 0]
     return []
 
 
 def waits(state: State) -> list[Wait]:
-    """Every awaited seat; the first of the phase's order gets the site's 1.5x (`first_in_phase`)."""
-    seats = awaited(state)
+    """Every awaited seat; the phase's first actor gets the site's 1.5x (`first_in_phase`)."""
     phase = state.phase
-    first = _first_in_phase(state)
+    market = phase == "trade"
     return [
-        Wait(seat, phase, simultaneous=phase in SIMULTANEOUS, first_in_phase=seat == first) for seat in seats
+        Wait(
+            seat,
+            phase,
+            simultaneous=phase in SIMULTANEOUS,
+            first_in_phase=seat == state.first_actor and not market,  # the market has its own window
+            market=market,
+        )
+        for seat in awaited(state)
     ]
 
 
-def _first_in_phase(state: State) -> int:
-    phase = state.phase
-    if phase == "start":
-        return next((seat for seat in state.order if len(flow.start_areas(state, seat)) > 1), NOBODY)
-    if phase in ("ships", "move"):
-        return state.order[0] if state.order else NOBODY
-    if phase in ("tax", "expand", "build", "support"):
-        order = flow.ast_order(state)
-        return order[0] if order else NOBODY
-    seats = awaited(state)
-    return seats[0] if seats else NOBODY
+def mark_first_actor(before: State | None, after: State, acting: int = NOBODY) -> State:
+    """When an order (or the set-up) begins a phase, its first awaited seat is its first actor (site C2:
+    "players going first in each phase"); a seat of the phase's order that has nothing to do is not. The
+    longer time is for its first answer only: once it has acted, no one in the phase has it."""
+    if before is not None and (before.turn, before.phase) == (after.turn, after.phase):
+        return evolve(after, first_actor=NOBODY) if acting == after.first_actor != NOBODY else after
+    seats = awaited(after)
+    first = seats[0] if seats else NOBODY
+    if after.phase == "calamity" and after.asked:
+        first = NOBODY  # back from a support check: phase 11 already had its first actor
+    return after if first == after.first_actor else evolve(after, first_actor=first)
 
 
 def _pick(state: State, seat: int, salt: str) -> random.Random:
@@ -116,6 +152,8 @@ def _legal(state: State, seat: int) -> Legal | None:
     phase = state.phase
     if phase == "move":
         return _move(state, seat)
+    if phase == "trade":
+        return _trade(state, seat)
     if seat not in awaited(state):
         return None
     if phase == "start":
@@ -151,7 +189,24 @@ def _legal(state: State, seat: int) -> Legal | None:
         return Legal("conflict", "pillage", ("pillage",), choices[-1].order, choices, {"most": most})
     if phase == "build":
         return _build(state, seat)
-    if phase == "support":
+    if phase == "gold":
+        most = drawing.most_gold(state, seat)
+        choices = tuple(
+            Choice(GoldOrder(type="gold", cards=count), f"Buy {count} stack-9 cards")
+            for count in range(most + 1)
+        )
+        context: dict[str, Any] = {
+            "treasury": state.players[seat].treasury,
+            "price": GOLD_PRICE,
+            "most": most,
+        }
+        return Legal("gold", "gold", ("gold",), choices[0].order, choices, context)
+    if phase == "calamity":
+        return resolving.legal(state, seat)
+    if phase == "advances":
+        context = buying.context(state, seat)
+        return Legal("advances", "buy", ("buy",), buying.default(state, seat), (), context)
+    if phase in ("support", "calamity_support"):
         allowed = flow.reducible(state, seat)
         choices = tuple(
             Choice(
@@ -165,7 +220,7 @@ def _legal(state: State, seat: int) -> Legal | None:
             "tokens": state.players[seat].board_tokens(),
             "new_cities": [KEYS[area] for area in state.new_cities if state.cities[area] == seat],
         }
-        return Legal("support", "reduce", ("reduce",), default, choices, context)
+        return Legal(phase, "reduce", ("reduce",), default, choices, context)
     return None
 
 
@@ -222,6 +277,17 @@ def _build(state: State, seat: int) -> Legal:
         "cities_in_stock": state.cities_in_stock(seat),
     }
     return Legal("build", "build", ("build",), default, (), context)
+
+
+def _trade(state: State, seat: int) -> Legal | None:
+    """Every seat may send trade orders while the market is open (they are "any time" orders); only the
+    seats still in it are awaited, and may say "done"."""
+    if state.market is None:
+        return None
+    inside = seat in trading.in_market(state)
+    types = TRADE_TYPES if inside else tuple(kind for kind in TRADE_TYPES if kind != "done")
+    prompt = "trade" if inside else "trade_left"
+    return Legal("trade", prompt, types, DoneOrder(type="done"), (), {"can_trade": seat in state.order})
 
 
 # --- movement -------------------------------------------------------------------------------------------
@@ -343,6 +409,10 @@ def _area(key: str, field: str) -> int:
     return index
 
 
+def _name(area: int) -> str:
+    return BOARD.areas[area].name
+
+
 def _counts(counts: Mapping[str, int], field: str) -> dict[int, int]:
     return {_area(key, field): count for key, count in counts.items() if count}
 
@@ -374,6 +444,12 @@ def handle(tx: Tx, seat: int, legal: Legal, order: OrderModel) -> None:
         kept = () if order.all else state.moves[seat][:-1]
         tx.set(moves=replaced(state.moves, seat, kept))
         tx.emit("move_undone", to=(seat,), seat=seat, left=len(kept))
+    elif isinstance(order, TradeOrder | EmbargoOverOrder) or (
+        isinstance(order, DoneOrder) and state.phase == "trade"
+    ):
+        trading.trade(tx, seat, order)
+    elif isinstance(order, BuyOrder):
+        buying.buy(tx, seat, order)
     elif isinstance(order, DoneOrder):
         status = DONE if state.done[seat] == THREATENED or not order.unless_threatened else UNLESS_THREATENED
         tx.set(done=replaced(state.done, seat, status))
@@ -388,6 +464,10 @@ def handle(tx: Tx, seat: int, legal: Legal, order: OrderModel) -> None:
         flow.build_cities(tx, seat, areas, architecture)
     elif isinstance(order, ReduceOrder):
         flow.reduce_city(tx, _area(order.area, "area"))
+    elif isinstance(order, GoldOrder):
+        drawing.choose_gold(tx, seat, order.cards)
+    elif isinstance(order, PickOrder | LoseOrder | AssignOrder):
+        resolving.answer(tx, seat, order)
     flow.advance(tx)
 
 
@@ -398,16 +478,31 @@ def _check_revolt(state: State, order: RevoltOrder) -> tuple[int, ...]:
         raise RuleError(
             "revolt_count", "Choose exactly %(count)s different cities.", "areas", {"count": count}
         )
-    if any(state.cities[area] != victim for area in areas):
-        raise RuleError("not_their_city", "Only the revolting player's cities may revolt.", "areas")
+    for area in areas:
+        if state.cities[area] != victim:
+            raise RuleError(
+                "not_their_city",
+                "There is no city of the revolting player in %(area)s.",
+                "areas",
+                {"area": _name(area)},
+            )
     return areas
 
 
 def _expand_order(tx: Tx, seat: int, order: ExpandOrder) -> None:
     wanted = flow.growth(tx.state, seat)
     placed = _counts(order.areas, "areas")
-    if any(count > wanted.get(area, 0) for area, count in placed.items()):
-        raise RuleError("too_many_here", "An area grows by 1 (one token there) or 2 at most.", "areas")
+    for area, count in placed.items():
+        most = wanted.get(area, 0)
+        if not most:
+            raise RuleError("no_growth_here", "Nothing grows in %(area)s.", "areas", {"area": _name(area)})
+        if count > most:
+            raise RuleError(
+                "too_many_here",
+                "%(area)s grows by %(most)s at most (an area grows by 1 with one token there, else 2).",
+                "areas",
+                {"area": _name(area), "most": most},
+            )
     if sum(placed.values()) != tx.player(seat).stock:
         raise RuleError("place_all", "Place every token of your stock.", "areas")
     for area, count in placed.items():
@@ -423,18 +518,32 @@ def _ships_order(tx: Tx, seat: int, order: ShipsOrder) -> None:
     nation = state.players[seat]
     keep, keep_tokens = _counts(order.keep, "keep"), _counts(order.keep_tokens, "keep_tokens")
     build, build_tokens = _counts(order.build, "build"), _counts(order.build_tokens, "build_tokens")
-    if any(count > nation.ships.count(area) for area, count in keep.items()):
-        raise RuleError("no_such_ship", "You have no ship to keep there.", "keep")
+    for area, count in keep.items():
+        if count > nation.ships.count(area):
+            raise RuleError(
+                "no_such_ship", "You have no ship to keep in %(area)s.", "keep", {"area": _name(area)}
+            )
     if any(count > keep.get(area, 0) for area, count in keep_tokens.items()):
         raise RuleError("overpaid", "A kept ship costs 1.", "keep_tokens")
     if any(count > cards.SHIP_COST * build.get(area, 0) for area, count in build_tokens.items()):
         raise RuleError("overpaid", "A new ship costs 2.", "build_tokens")
     allowed = set(flow.ship_areas(state, seat))
-    if any(area not in allowed for area in build):
-        raise RuleError("no_ship_here", "Build ships in a water area where you have a unit.", "build")
-    for area in set(keep_tokens) | set(build_tokens):
+    for area in build:
+        if area not in allowed:
+            raise RuleError(
+                "no_ship_here",
+                "No ship can be built in %(area)s: build ships in a water area where you have a unit.",
+                "build",
+                {"area": _name(area)},
+            )
+    for area in sorted(set(keep_tokens) | set(build_tokens)):
         if keep_tokens.get(area, 0) + build_tokens.get(area, 0) > nation.tokens[area]:
-            raise RuleError("not_enough_tokens", "You do not have those tokens in that area.", "build_tokens")
+            raise RuleError(
+                "not_enough_tokens",
+                "You have only %(have)s tokens in %(area)s.",
+                "build_tokens",
+                {"have": nation.tokens[area], "area": _name(area)},
+            )
     if sum(keep.values()) + sum(build.values()) > SHIPS:
         raise RuleError("too_many_ships", "You may have at most 4 ships.", "build")
     treasury = sum(keep.values()) + cards.SHIP_COST * sum(build.values())
@@ -452,10 +561,18 @@ def _check_build(state: State, seat: int, order: BuildOrder) -> tuple[tuple[int,
     allowed = set(flow.buildable(state, seat))
     if architecture is not None:
         if architecture not in flow.architecture_areas(state, seat):
-            raise RuleError("no_architecture", "Architecture cannot pay for a city there.", "architecture")
+            raise RuleError(
+                "no_architecture",
+                "Architecture cannot pay for a city in %(area)s.",
+                "architecture",
+                {"area": _name(architecture)},
+            )
         areas = (*[area for area in areas if area != architecture], architecture)
-    if any(area not in allowed and area != architecture for area in areas):
-        raise RuleError("cannot_build", "You cannot build a city there.", "areas")
+    for area in areas:
+        if area not in allowed and area != architecture:
+            raise RuleError(
+                "cannot_build", "You cannot build a city in %(area)s.", "areas", {"area": _name(area)}
+            )
     if state.city_count(seat) + len(areas) > state.city_count(seat) + state.cities_in_stock(seat):
         raise RuleError("no_city_left", "You have no more cities in stock.", "areas")
     return areas, architecture
@@ -489,6 +606,12 @@ def sample(state: State, seat: int, legal: Legal, rng: random.Random) -> dict[st
         return {"type": "build", "areas": chosen}
     if phase == "move":
         return _sample_move(state, seat, legal, rng)
+    if phase == "calamity":
+        return resolving.sample(state, legal, rng)
+    if phase == "trade":
+        return trading.sample(state, seat, rng)
+    if phase == "advances":
+        return buying.sample(state, seat, rng)
     return legal.default.model_dump()
 
 

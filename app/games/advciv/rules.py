@@ -8,15 +8,17 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.games.advciv import setup
-from app.games.advciv.model import State, dump, load
-from app.games.advciv.orders import Legal, Order, parse_order
-from app.games.advciv.phases import handle, legal_for, sample, waits
+from app.games.advciv import scoring, setup
+from app.games.advciv.model import State, dump, final_score, load, options_set
+from app.games.advciv.orders import CLOCK_ORDER, TRADE_ORDERS, Legal, Order, parse_order
+from app.games.advciv.phases import handle, legal_for, mark_first_actor, sample, waits
 from app.games.advciv.tables import FINISH, nations_for
+from app.games.advciv.trade_cards import TradeCardOptions, build_deck
 from app.games.advciv.tx import Tx
 from app.games.advciv.view import view as build_view
 from app.games.contract import N_, Outcome, RuleError, Standing, Wait
 from app.games.kit.legal import awaited
+from app.games.kit.model import evolve
 
 DUMP_VERSION = 1
 
@@ -28,6 +30,27 @@ class AdvcivOptions(BaseModel):
     tokens: int | None = Field(
         None, ge=20, le=55, description="Tokens per nation (the rules: 47 with 8, 5 or 3 players, else 55)."
     )
+    stack_counts_visible: bool = Field(True, description="Players see how many cards each trade stack holds.")
+    calamity_position_visible: bool = Field(
+        False, description="Players see how deep each non-tradable calamity lies in its stack."
+    )
+    hide_upcoming_calamities: bool = Field(
+        False, description="While calamities resolve, only the one being resolved is shown."
+    )
+    calamity_shuffle: bool = Field(
+        False, description="A non-tradable calamity is shuffled into the bottom three cards of its stack."
+    )
+    stoic: bool = Field(False, description="Players may be primary victim of more than 2 calamities a turn.")
+    hand_limit: int = Field(
+        8, ge=4, le=16, description="Trade cards a player may keep after buying advances."
+    )
+    last_turn: int | None = Field(
+        None, ge=1, le=99, description="The game ends after this turn, if no one reaches the finish first."
+    )
+    announce_trades: bool = Field(True, description="Each trade's announcement is mailed to every player.")
+
+    def trade(self) -> TradeCardOptions:
+        return TradeCardOptions(**{name: getattr(self, name) for name in TradeCardOptions.model_fields})
 
 
 class AdvcivRules:
@@ -37,6 +60,8 @@ class AdvcivRules:
     max_players: int = 8
     Options: type[BaseModel] = AdvcivOptions
     Order: Any = Order
+    anytime_orders: frozenset[str] = TRADE_ORDERS  # a seat that left the market may still trade (site F-I4)
+    clock_order: Mapping[str, Any] = CLOCK_ORDER  # the platform's, when the market's embargo ends
 
     def draft_choices(self, options: BaseModel, players: int) -> list[str]:
         """The nations the platform's seat draft offers (§16: by player count)."""
@@ -46,7 +71,14 @@ class AdvcivRules:
         chosen = AdvcivOptions.model_validate(options.model_dump())
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Advanced Civilization is for 2 to 8 players, not {players}")
-        return setup.new_game(players, seed, chosen.draft, chosen.tokens)
+        state = setup.new_game(players, seed, chosen.draft, chosen.tokens, chosen.trade())
+        state = evolve(
+            state,
+            hand_limit=chosen.hand_limit,
+            last_turn=chosen.last_turn or 0,
+            trade_mail=chosen.announce_trades,
+        )
+        return mark_first_actor(None, state)
 
     def waits(self, state: State) -> list[Wait]:
         return waits(state)
@@ -58,7 +90,7 @@ class AdvcivRules:
         parsed = parse_order(order)
         tx = Tx(state)
         handle(tx, seat, legal, parsed)
-        return Outcome(tx.state, tx.events)
+        return Outcome(mark_first_actor(state, tx.state, seat), tx.events)
 
     def default_order(self, state: State, seat: int) -> Mapping[str, Any]:
         return self._legal(state, seat).default.model_dump(mode="json")
@@ -84,14 +116,14 @@ class AdvcivRules:
         return (1 + max(nation.ast for nation in state.players), 1 + FINISH)
 
     def standings(self, state: State) -> list[Standing] | None:
+        """§35: the whole score, trade cards in hand included; equal totals share a place (§35.2)."""
         if state.phase != "over":
             return None
-        from app.games.advciv.view import public_score
-
-        scores = [public_score(state, seat) for seat in range(len(state.players))]
+        totals = [final_score(state, seat).total for seat in range(len(state.players))]
+        places = scoring.places(totals)
         return [
-            Standing(seat, 1 + sum(other > score for other in scores), float(score))
-            for seat, score in sorted(enumerate(scores), key=lambda item: (-item[1], item[0]))
+            Standing(seat, places[seat], float(totals[seat]))
+            for seat in sorted(range(len(totals)), key=lambda seat: (places[seat], seat))
         ]
 
     def dump(self, state: State) -> dict[str, Any]:
@@ -100,10 +132,25 @@ class AdvcivRules:
     def load(self, data: dict[str, Any]) -> State:
         if data.get("version") != DUMP_VERSION:
             raise ValueError(f"unknown Advanced Civilization dump version {data.get('version')!r}")
-        return load({name: value for name, value in data.items() if name != "version"})
+        state = load({name: value for name, value in data.items() if name != "version"})
+        return state if "deck" in data else _before_trade_cards(state)
 
     def _legal(self, state: State, seat: int) -> Legal:
         return awaited(legal_for(state, seat))
+
+
+def _before_trade_cards(state: State) -> State:
+    """A game stored before trade cards existed: its deck set up now, from its generator's word but
+    without drawing from it, and empty hands."""
+    options = TradeCardOptions()
+    players = len(state.players)
+    return evolve(
+        state,
+        deck=build_deck(players, setup.deck_randbelow(state.rng), options),
+        hands=((),) * players,
+        unsupporting=(0,) * players,
+        options=options_set(options),
+    )
 
 
 RULES = AdvcivRules()

@@ -7,10 +7,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from app.games.advciv import flow
-from app.games.advciv.model import NOBODY, Nation, State
+from app.games.advciv.model import NOBODY, Nation, State, options_set
 from app.games.advciv.tables import AREAS, in_play, nations_for, tokens_for
+from app.games.advciv.trade_cards import TradeCardOptions, build_deck
 from app.games.advciv.tx import Tx
-from app.games.kit.rng import seeded
+from app.games.kit.rng import RandBelow, below, seeded
+
+DECK_SALT = 0x7EADCA4D  # the deck is shuffled from its own word, so that the game's draws stay as they were
 
 
 def drafted_nations(players: int, draft: Mapping[int, str]) -> tuple[str, ...]:
@@ -26,8 +29,27 @@ def drafted_nations(players: int, draft: Mapping[int, str]) -> tuple[str, ...]:
     return chosen
 
 
-def new_game(players: int, seed: int, draft: Mapping[int, str], tokens: int | None) -> State:
+def deck_randbelow(seed: int) -> RandBelow:
+    """A generator for the deck's set-up (§15.2), drawn from the seed apart from the game's own word."""
+    word = seeded(seed ^ DECK_SALT)
+
+    def randbelow(n: int) -> int:
+        nonlocal word
+        word, value = below(word, n)
+        return value
+
+    return randbelow
+
+
+def new_game(
+    players: int,
+    seed: int,
+    draft: Mapping[int, str],
+    tokens: int | None,
+    trade: TradeCardOptions | None = None,
+) -> State:
     total = tokens or tokens_for(players)
+    options = trade or TradeCardOptions()
     empty = (0,) * AREAS
     nations = tuple(
         Nation(nation=name, stock=total, treasury=0, tokens=empty, token_total=total)
@@ -39,6 +61,11 @@ def new_game(players: int, seed: int, draft: Mapping[int, str], tokens: int | No
         rng=seeded(seed),
         in_play=in_play(players),
         order=tuple(range(players)),
+        deck=build_deck(players, deck_randbelow(seed), options),
+        hands=((),) * players,
+        unsupporting=(0,) * players,
+        grain_shown=(0,) * players,
+        options=options_set(options),
     )
     tx = Tx(state)
     flow.advance(tx)

@@ -12,6 +12,10 @@ Phases (`state.phase`), all sequential in `state.queue` order but the offering:
   income    every queued seat may play 8 Gold or Harvest Increase, then collects (simultaneous)
   bonus     every queued seat may play bonus cards whose condition holds (simultaneous)
   over      the game has ended
+
+Besides, a power card may be sold at any time (rules, phase 3): `anytime_for(state, seat)` lists the sales
+open to a seat whether or not the game waits on it. A sale only ever adds to the other seats' choices (its
+card lands on the discard pile, which can then be bought or taken as a reward) and changes no wait.
 """
 
 from __future__ import annotations
@@ -174,11 +178,30 @@ def buy_legal(state: State, seat: int) -> Legal | None:
         if cards.MASTER_BUILDER in player.powers and state.provinces[index].blocks >= 2 and state.pyramids:
             order = MasterBuilderOrder(type="master_builder", province=_name(index))
             choices.append(Choice(order, "Master Builder"))
-    for card in dict.fromkeys(player.powers):
-        choices.append(Choice(SellOrder(type="sell", card=card), f"Sell {cards.CARD_NAMES[card]}"))
     done = DoneOrder(type="done")
     choices.append(Choice(done, "Done"))
     return _legal("buy", "buy", choices, done)
+
+
+# at any time
+
+
+ANYTIME = ("sell",)
+
+
+def anytime_for(state: State, seat: int) -> Legal | None:
+    """The sales a seat may make now, awaited or not: one per kind of power card in its hand."""
+    return memo(state, ("anytime", seat), lambda: _anytime_for(state, seat))
+
+
+def _anytime_for(state: State, seat: int) -> Legal | None:
+    if state.phase == "over" or not 0 <= seat < len(state.players):
+        return None
+    choices: list[Choice[OrderModel]] = [
+        Choice(SellOrder(type="sell", card=card), f"Sell {cards.CARD_NAMES[card]} for 1 gold")
+        for card in dict.fromkeys(state.players[seat].powers)
+    ]
+    return _legal("anytime", "sell", choices, choices[0].order) if choices else None
 
 
 # the offering

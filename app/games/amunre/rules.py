@@ -12,7 +12,7 @@ from app.games.amunre import flow
 from app.games.amunre.actions import handle
 from app.games.amunre.model import ROUNDS, State
 from app.games.amunre.orders import Legal, OfferOrder, Order, OrderModel, parse_order
-from app.games.amunre.phases import SIMULTANEOUS, check_offering, legal_for
+from app.games.amunre.phases import ANYTIME, SIMULTANEOUS, anytime_for, check_offering, legal_for
 from app.games.amunre.sample import sample
 from app.games.amunre.scoring import places, pyramids_of
 from app.games.amunre.tx import Tx
@@ -47,19 +47,26 @@ class AmunReRules:
     def apply(self, state: State, seat: int, order: Mapping[str, Any]) -> Outcome[State]:
         if state.phase == "over":
             raise RuleError("game_over", "The game is over.")
-        legal = awaited(legal_for(state, seat), "The game is not waiting for you now.")
-        parsed = parse_order(order)
-        check(legal, parsed)
+        if isinstance(order, Mapping) and order.get("type") in ANYTIME:
+            parsed = parse_order(order)
+            check_anytime(anytime_for(state, seat), parsed)
+        else:
+            legal = awaited(legal_for(state, seat), "The game is not waiting for you now.")
+            parsed = parse_order(order)
+            check(legal, parsed)
         tx = Tx(state)
         handle(tx, seat, parsed)
         flow.advance(tx)
         return Outcome(tx.state, tx.events)
 
+    # Orders a seat may send whether or not the game waits on it: a sale keeps every wait as it is.
+    anytime_orders: frozenset[str] = frozenset(ANYTIME)
+
     def default_order(self, state: State, seat: int) -> Mapping[str, Any]:
         return self._legal(state, seat).default.model_dump()
 
     def sample_order(self, state: State, seat: int, rng: random.Random) -> Mapping[str, Any]:
-        return sample(self._legal(state, seat), rng)
+        return sample(self._legal(state, seat), anytime_for(state, seat), rng)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
@@ -111,6 +118,12 @@ def check(legal: Legal, order: OrderModel) -> None:
         return
     if not legal.offers(order):
         raise RuleError("illegal_choice", "That choice is not allowed now.")
+
+
+def check_anytime(legal: Legal | None, order: OrderModel) -> None:
+    """Raise RuleError unless the seat may make this sale now (it holds the card)."""
+    if legal is None or not legal.offers(order):
+        raise RuleError("card_not_held", "You do not hold that power card.", "card")
 
 
 RULES = AmunReRules()

@@ -8,8 +8,12 @@ from typing import Any
 from app.games.amunre import cards
 from app.games.amunre.orders import Legal
 
+SELL_CHANCE = 0.05  # now and then a seat sells a power card first (allowed at any time)
 
-def sample(legal: Legal, rng: random.Random) -> dict[str, Any]:
+
+def sample(legal: Legal, anytime: Legal | None, rng: random.Random) -> dict[str, Any]:
+    if anytime is not None and rng.random() < SELL_CHANCE:
+        return anytime.random_choice(rng)
     if legal.limits is None:
         if legal.phase == "buy" and rng.random() < 0.3:  # end the turn now and then, not only when broke
             return legal.default.model_dump()

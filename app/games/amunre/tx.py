@@ -40,16 +40,22 @@ class Tx(SeatedTx[State, Player]):
         self.emit("cards_seen", to=(seat,), seat=seat, cards=list(cards))
 
     def play_power(self, seat: int, card: str) -> None:
+        self._discard(seat, card)
+        self.emit("card_played", seat=seat, card=card)
+
+    def sell(self, seat: int, card: str) -> None:
+        """The card goes face up to the discard pile for 1 gold, which everyone sees; the gold cards
+        received (change) only its seller."""
+        self._discard(seat, card)
+        self.emit("card_sold", seat=seat, card=card)
+        self.receive(seat, 1, "sold")
+
+    def _discard(self, seat: int, card: str) -> None:
         """The card leaves the hand for the face-up discard pile."""
         powers = list(self.player(seat).powers)
         powers.remove(card)
         self.update_player(seat, powers=tuple(powers))
         self.set(discard=(*self.state.discard, card))
-        self.emit("card_played", seat=seat, card=card)
-
-    def sell(self, seat: int, card: str) -> None:
-        self.play_power(seat, card)
-        self.receive(seat, 1, "sold")
 
     # gold
 

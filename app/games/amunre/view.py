@@ -14,7 +14,7 @@ from app.games.amunre import cards
 from app.games.amunre.board import BOARD, GOLD_VALUES
 from app.games.amunre.model import Offering, State
 from app.games.amunre.orders import Legal
-from app.games.amunre.phases import TRACK, legal_for
+from app.games.amunre.phases import TRACK, anytime_for, legal_for
 from app.games.amunre.tx import farmers_in
 from app.games.kit.model import to_json
 
@@ -26,6 +26,7 @@ PROMPTS: dict[str, str] = {
     "reward": "Amun-Re rewards you: take an item.",
     "income": "Play 8 Gold or Harvest Increase, or collect your income.",
     "bonus": "Scoring: play your bonus cards whose condition holds.",
+    "sell": "At any time, sell a power card for 1 gold.",
     "offered": "Your offering is in; waiting for the others.",
     "wait": "Waiting for other players.",
     "game_over": "The game is over.",
@@ -62,6 +63,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "scores": [[{**to_json(line), "total": line.total} for line in table] for table in state.scores],
         "waiting_for": [s for s in range(len(state.players)) if legal_for(state, s)],
         "legal": _legal(state, me),
+        "anytime": _anytime(state, me),
         "cards": cards.CARD_NAMES,
     }
 
@@ -137,6 +139,12 @@ def _private(state: State, seat: int) -> dict[str, Any]:
 
 def legal_json(legal: Legal) -> dict[str, Any]:
     return {**legal.to_json(), "text": PROMPTS[legal.prompt], "limits": legal.limits}
+
+
+def _anytime(state: State, seat: int | None) -> dict[str, Any] | None:
+    """The sales open to the viewer, awaited or not (`legal` is what the game waits on it for)."""
+    legal = anytime_for(state, seat) if seat is not None else None
+    return legal_json(legal) if legal is not None else None
 
 
 def _legal(state: State, seat: int | None) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from app.games.dragonstones.orders import (
     DoppelgangerOrder,
     Legal,
     OrderModel,
+    RebidOrder,
     TiebreakOrder,
 )
 from app.games.dragonstones.tx import Tx
@@ -30,15 +31,24 @@ NO_SILVER = TiebreakOrder(type="tiebreak")
 
 
 def bid_legal(state: State, seat: int) -> Legal:
-    screen = state.players[seat].screen
-    limits = {
-        "fairy": screen.fairy,
-        "gold": screen.gold,
-        "cursed": screen.cursed > 0,
-        "amulet": screen.amulet > 0,
-    }
-    card = state.auction.card
-    return Legal("bid", "bid", ("bid",), EMPTY_FIST, card=card, limits=limits)
+    limits = _bid_limits(state.players[seat].screen)
+    return Legal("bid", "bid", ("bid",), EMPTY_FIST, card=state.auction.card, limits=limits)
+
+
+def _bid_limits(coins: Coins) -> dict[str, Any]:
+    return {"fairy": coins.fairy, "gold": coins.gold, "cursed": coins.cursed > 0, "amulet": coins.amulet > 0}
+
+
+def rebid_legal(state: State, seat: int) -> Legal | None:
+    """A sealed bid may be changed as long as someone has still to bid (the reveal comes with the last
+    bid): within the coins behind the screen and those already in the fist."""
+    auction = state.auction
+    bid = auction.bids[seat] if state.phase == "bid" and 0 <= seat < len(auction.bids) else None
+    if bid is None or auction.revealed:
+        return None
+    limits = _bid_limits(state.players[seat].screen.plus(bid.coins()))
+    current = RebidOrder(type="rebid", fairy=bid.fairy, gold=bid.gold, cursed=bid.cursed, amulet=bid.amulet)
+    return Legal("rebid", "rebid", ("rebid",), current, card=auction.card, limits=limits)
 
 
 def tiebreak_legal(state: State, seat: int) -> Legal:
@@ -62,14 +72,17 @@ def doppelganger_legal(state: State, seat: int) -> Legal:
     )
 
 
+# one sentence per coin, so that each language names it in its own words
+SHORT_OF = {
+    "fairy": "You have only %(count)s fairy gold behind your screen.",
+    "gold": "You have only %(count)s common gold behind your screen.",
+    "silver": "You have only %(count)s silver behind your screen.",
+}
+
+
 def _at_most(limits: dict[str, Any], field: str, asked: int) -> None:
     if asked > limits[field]:
-        raise RuleError(
-            "not_enough_coins",
-            "You have only %(count)s %(coin)s behind your screen.",
-            field,
-            params={"count": limits[field], "coin": field},
-        )
+        raise RuleError("not_enough_coins", SHORT_OF[field], field, params={"count": limits[field]})
 
 
 def _token(limits: dict[str, Any], field: str, asked: bool) -> None:
@@ -86,6 +99,11 @@ def check_bid(limits: dict[str, Any], order: OrderModel) -> None:
     _at_most(limits, "gold", order.gold)
     _token(limits, "cursed", order.cursed)
     _token(limits, "amulet", order.amulet)
+
+
+def check_rebid(limits: dict[str, Any], order: OrderModel) -> None:
+    assert isinstance(order, RebidOrder)
+    check_bid(limits, order)
 
 
 def check_tiebreak(limits: dict[str, Any], order: OrderModel) -> None:
@@ -132,6 +150,20 @@ def handle_bid(tx: Tx, seat: int, order: OrderModel) -> None:
     tx.emit("bid_sent", to={seat}, seat=seat, **_bid_json(bid))
     if all(b is not None for b in bids):
         _reveal(tx)
+
+
+def handle_rebid(tx: Tx, seat: int, order: OrderModel) -> None:
+    """The first bid's coins back behind the screen, then the new bid in the fist; only its seat is told
+    (the others see no change: the seat has bid either way)."""
+    assert isinstance(order, RebidOrder)
+    auction = tx.state.auction
+    old = auction.bids[seat]
+    assert old is not None
+    tx.update_player(seat, screen=tx.player(seat).screen.plus(old.coins()))
+    bid = Bid(order.fairy, order.gold, order.cursed, order.amulet)
+    _into_fist(tx, seat, bid.coins())
+    tx.set(auction=replace(auction, bids=(*auction.bids[:seat], bid, *auction.bids[seat + 1 :])))
+    tx.emit("bid_changed", to={seat}, seat=seat, **_bid_json(bid))
 
 
 def handle_tiebreak(tx: Tx, seat: int, order: OrderModel) -> None:

@@ -38,6 +38,13 @@ class BidOrder(_OrderBase):
     amulet: bool = False
 
 
+class RebidOrder(BidOrder):
+    """A sealed bid changed before the others have all bid: the coins of the first go back behind the
+    screen and these go into the fist."""
+
+    type: Literal["rebid"]  # type: ignore[assignment]
+
+
 class TiebreakOrder(_OrderBase):
     """A sealed tie-break bid: silver only, optionally with an amulet."""
 
@@ -128,6 +135,7 @@ class NecromancerOrder(_OrderBase):
 
 OrderModel = (
     BidOrder
+    | RebidOrder
     | TiebreakOrder
     | DoppelgangerOrder
     | PayOrder

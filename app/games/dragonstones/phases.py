@@ -4,7 +4,9 @@
 the `Legal` it returns, so they cannot disagree.
 
 Phases (`state.phase`):
-  bid           every seat without a bid is awaited (sealed, simultaneous)
+  bid           every seat without a bid is awaited (sealed, simultaneous); a seat that has bid may
+                change its bid (`auction.rebid_legal`, an order the game does not wait for) until the last bid
+                comes, which reveals them all
   tiebreak      the tied seats bid silver (sealed, simultaneous)
   doppelganger  the winner, who holds the Doppelganger, may play it
   power         the winner uses the next power of `state.todo` (Wait phase "power:<card>")
@@ -21,10 +23,12 @@ from app.games.contract import RuleError
 from app.games.dragonstones.auction import (
     bid_legal,
     check_bid,
+    check_rebid,
     check_tiebreak,
     doppelganger_legal,
     handle_bid,
     handle_doppelganger,
+    handle_rebid,
     handle_tiebreak,
     sample_bid,
     sample_tiebreak,
@@ -37,6 +41,7 @@ from app.games.dragonstones.orders import (
     Legal,
     OrderModel,
     PayOrder,
+    RebidOrder,
     RobOrder,
     StealOrder,
 )
@@ -46,7 +51,12 @@ from app.games.dragonstones.tx import Tx
 LimitCheck = Callable[[dict[str, Any], OrderModel], None]
 LimitSampler = Callable[[dict[str, Any], random.Random], dict[str, Any]]
 
-LIMIT_CHECKS: dict[str, LimitCheck] = {"bid": check_bid, "tiebreak": check_tiebreak, "buy": check_buy}
+LIMIT_CHECKS: dict[str, LimitCheck] = {
+    "bid": check_bid,
+    "rebid": check_rebid,
+    "tiebreak": check_tiebreak,
+    "buy": check_buy,
+}
 LIMIT_SAMPLERS: dict[str, LimitSampler] = {"bid": sample_bid, "tiebreak": sample_tiebreak, "buy": sample_buy}
 HANDLERS: dict[str, Callable[[Tx, int, OrderModel], None]] = {
     "bid": handle_bid,
@@ -117,6 +127,9 @@ def _mismatch(legal: Legal, order: OrderModel) -> RuleError:
 
 
 def handle(tx: Tx, seat: int, order: OrderModel) -> None:
+    if isinstance(order, RebidOrder):
+        handle_rebid(tx, seat, order)
+        return
     HANDLERS[tx.state.phase](tx, seat, order)
 
 

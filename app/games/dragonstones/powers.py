@@ -16,6 +16,7 @@ from itertools import product
 from typing import Any
 
 from app.games.contract import RuleError
+from app.games.dragonstones.auction import SHORT_OF
 from app.games.dragonstones.characters import canonical, name
 from app.games.dragonstones.model import COLOURS, NO_COINS, NO_STONES, Coins, Rainbow, State, Stones
 from app.games.dragonstones.orders import (
@@ -452,10 +453,7 @@ def check_buy(limits: dict[str, Any], order: OrderModel) -> None:
     for coin, count in order.pay.items():
         if count > limits["pay"][coin]:
             raise RuleError(
-                "not_enough_coins",
-                "You have only %(count)s %(coin)s.",
-                f"pay.{coin}",
-                params={"count": limits["pay"][coin], "coin": coin},
+                "not_enough_coins", SHORT_OF[coin], f"pay.{coin}", params={"count": limits["pay"][coin]}
             )
     silver = order.pay.get("silver", 0)
     paid = order.pay.get("gold", 0) + order.pay.get("fairy", 0) + silver // SILVER_PER_STONE

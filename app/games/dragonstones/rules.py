@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from app.games.contract import N_, Outcome, RuleError, Standing, Wait
 from app.games.dragonstones import flow
+from app.games.dragonstones.auction import rebid_legal
 from app.games.dragonstones.model import State
 from app.games.dragonstones.orders import Legal, Order, parse_order
 from app.games.dragonstones.phases import check, handle, legal_for, sample
@@ -44,13 +45,19 @@ class DragonstonesRules:
     def apply(self, state: State, seat: int, order: Mapping[str, Any]) -> Outcome[State]:
         if state.winner is not None:
             raise RuleError("game_over", "The game is over.")
-        legal = awaited(legal_for(state, seat), "The game is not waiting for you now.")
+        if isinstance(order, Mapping) and order.get("type") in self.anytime_orders:
+            legal = awaited(rebid_legal(state, seat), "You have no bid to change now.")
+        else:
+            legal = awaited(legal_for(state, seat), "The game is not waiting for you now.")
         parsed = parse_order(order)
         check(legal, parsed)
         tx = Tx(state)
         handle(tx, seat, parsed)
         flow.advance(tx)
         return Outcome(tx.state, tx.events)
+
+    # Orders a seat may send while the game does not wait on it: a sealed bid changed until the last bid.
+    anytime_orders: frozenset[str] = frozenset({"rebid"})
 
     def default_order(self, state: State, seat: int) -> Mapping[str, Any]:
         return self._legal(state, seat).default.model_dump()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from app.games.dragonstones.auction import revealed_bids, revealed_tiebids
+from app.games.dragonstones.auction import rebid_legal, revealed_bids, revealed_tiebids
 from app.games.dragonstones.characters import BASE_PILE, CHARACTERS, ORDER, WITCH, canonical, name
 from app.games.dragonstones.model import State
 from app.games.dragonstones.orders import Legal
@@ -37,7 +37,8 @@ PROMPTS: dict[str, str] = {
     "merchant": "Merchant: buy stones from the bank at 1 gold or 3 silver each.",
     "necromancer": "Necromancer: give the bank the coins you bid (fairy gold too) for 1 point?",
     "wait": "Waiting for other players.",
-    "bid_sent": "Your bid is in; waiting for the others.",
+    "rebid": "Change your bid for the {card} before the last player bids.",
+    "bid_sent": "Your bid is in; waiting for the others. You may change it until the last bid comes.",
     "game_over": "The game is over.",
     "spectator": "You are watching.",
 }
@@ -58,6 +59,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "power": _power(state),
         "waiting_for": [s for s in range(len(state.players)) if legal_for(state, s)],
         "legal": _legal(state, me),
+        "rebid": legal_json(rebid) if me is not None and (rebid := rebid_legal(state, me)) else None,
         "characters": _characters(state),
     }
 

@@ -55,8 +55,9 @@ class Tx(Generic[S]):
     def set(self, **changes: Any) -> None:
         self.state = evolve(self.state, **changes)
 
-    def emit(self, kind: str, /, to: Iterable[int] | None = None, **data: Any) -> None:
-        self.events.append(Event(kind, data, frozenset(to) if to is not None else None))
+    def emit(self, kind: str, /, to: Iterable[int] | None = None, *, mail: bool = False, **data: Any) -> None:
+        """`mail`: the seats that may see it are mailed about it (`Event.mail`)."""
+        self.events.append(Event(kind, data, frozenset(to) if to is not None else None, mail))
 
     def step(self, word: int) -> tuple[int, int]:
         """The generator's step (see kit.rng)."""

@@ -22,6 +22,8 @@ from app.services.sanctions import sanctions
 
 LANGUAGES = ("en", "fr")
 MIN_PASSWORD_LENGTH = 10
+MIN_DISTINCT_CHARACTERS = 4
+MIN_PASSWORD_NAME = 3  # an address's name shorter than this is no clue to the password
 EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 NAME_PATTERN = re.compile(r"^[\w][\w .'-]{1,38}[\w.]$")
 COMMON_PASSWORDS = frozenset(
@@ -63,12 +65,22 @@ def check_display_name(name: str) -> str:
     return name
 
 
-def check_password(password: str, email: str = "") -> None:
+def check_password(password: str, email: str = "", field: str = "password") -> None:
+    """The first rule `password` breaks, named in the refusal (the sign-up page lists them all)."""
     if len(password) < MIN_PASSWORD_LENGTH:
-        raise ServiceError("weak_password", "The password must have at least 10 characters.", "password")
-    lowered = password.lower()
-    if lowered in COMMON_PASSWORDS or len(set(password)) < 4 or (email and email.split("@")[0] in lowered):
-        raise ServiceError("weak_password", "This password is too easy to guess.", "password")
+        raise ServiceError("weak_password", "The password must have at least 10 characters.", field)
+    if len(set(password)) < MIN_DISTINCT_CHARACTERS:
+        raise ServiceError("weak_password", "The password must use at least 4 different characters.", field)
+    if password.lower() in COMMON_PASSWORDS:
+        raise ServiceError("weak_password", "This password is one of the most common ones.", field)
+    name = normalise_email(email).split("@")[0]
+    if len(name) >= MIN_PASSWORD_NAME and name in password.lower():
+        raise ServiceError(
+            "weak_password",
+            "The password must not contain the name of your e-mail address (%(name)s).",
+            field,
+            params={"name": name},
+        )
 
 
 def check_language(language: str) -> str:
@@ -329,7 +341,7 @@ def _require_password(user: User, current: str) -> None:
 
 def change_password(session: Session, user: User, current: str, new: str) -> User:
     _require_password(user, current)
-    check_password(new, user.email)
+    check_password(new, user.email, "new_password")
     user.password_hash = _hasher.hash(new)
     user.session_version += 1  # every other session ends
     session.commit()
@@ -362,10 +374,12 @@ def open_login_session(session: Session, user: User, now: datetime, lifetime: ti
 
 def user_of_login_session(session: Session, key: str, now: datetime) -> User | None:
     """The user whose session has this key, while it lasts (None once logged out or expired)."""
-    row = session.scalar(select(LoginSession).where(LoginSession.key_hash == _key_hash(key)))
-    if row is None or row.expires_at <= now:
-        return None
-    return session.get(User, row.user_id)
+    query = (
+        select(User)
+        .join(LoginSession, LoginSession.user_id == User.id)
+        .where(LoginSession.key_hash == _key_hash(key), LoginSession.expires_at > now)
+    )
+    return session.scalar(query)
 
 
 def close_login_session(session: Session, key: str) -> None:

@@ -37,14 +37,25 @@ def windows_of(session: Session, user_id: int) -> list[clock.Window]:
     return [as_window(row) for row in rows]
 
 
-def availabilities(session: Session, users: Iterable[User]) -> dict[int, clock.Availability]:
+def availabilities(session: Session, user_ids: Iterable[int]) -> dict[int, clock.Availability]:
     """Each user's availability (zone and windows), in one query whatever the number of users."""
-    users = list(users)
-    by_user: dict[int, list[clock.Window]] = {user.id: [] for user in users}
-    rows = session.scalars(select(AvailabilityWindow).where(AvailabilityWindow.user_id.in_(list(by_user))))
-    for row in rows:
-        by_user[row.user_id].append(as_window(row))
-    return {user.id: clock.Availability(user.time_zone, tuple(by_user[user.id])) for user in users}
+    ids = list(user_ids)
+    if not ids:
+        return {}
+    query = (
+        select(User.id, User.time_zone, AvailabilityWindow)
+        .outerjoin(AvailabilityWindow, AvailabilityWindow.user_id == User.id)
+        .where(User.id.in_(ids))
+        .order_by(User.id, AvailabilityWindow.weekday, AvailabilityWindow.start_minute)
+    )
+    zones: dict[int, str] = {}
+    windows: dict[int, list[clock.Window]] = {}
+    for user_id, zone, window in session.execute(query):
+        zones[user_id] = zone
+        found = windows.setdefault(user_id, [])
+        if window is not None:
+            found.append(as_window(window))
+    return {user_id: clock.Availability(zones[user_id], tuple(windows[user_id])) for user_id in zones}
 
 
 def as_pause(row: PauseRequest) -> clock.Pause:
@@ -53,14 +64,54 @@ def as_pause(row: PauseRequest) -> clock.Pause:
 
 def pauses_of(session: Session, user_ids: Iterable[int], since: datetime) -> list[clock.Pause]:
     """The pauses of these users that may still be in force at or after `since` (cancelled ones too)."""
+    return [pause for _id, _user, pause in _pauses_by_user(session, user_ids, since)]
+
+
+def _pauses_by_user(
+    session: Session, user_ids: Iterable[int], since: datetime
+) -> list[tuple[int, int, clock.Pause]]:
+    """(the row's id, its user, the pause), in the order of the rows' ids."""
     ids = list(user_ids)
     if not ids:
         return []
     earliest_day = (since - _ZONE_MARGIN).date()
     rows = session.scalars(
-        select(PauseRequest).where(PauseRequest.user_id.in_(ids), PauseRequest.last_day >= earliest_day)
+        select(PauseRequest)
+        .where(PauseRequest.user_id.in_(ids), PauseRequest.last_day >= earliest_day)
+        .order_by(PauseRequest.id)
     )
-    return [as_pause(row) for row in rows]
+    return [(row.id, row.user_id, as_pause(row)) for row in rows]
+
+
+@dataclass(frozen=True)
+class ClockInputs:
+    """The availabilities and pauses of many games' players, read at once for a batch of timeouts;
+    `game_clock` takes them from here (for the same `since`) instead of reading them game by game."""
+
+    since: datetime
+    available: dict[int, clock.Availability]
+    pauses: dict[int, list[tuple[int, clock.Pause]]]  # user id -> (row id, pause)
+
+    KEY = "deadlines.clock_inputs"
+
+    @classmethod
+    def read(cls, session: Session, user_ids: Iterable[int], since: datetime) -> ClockInputs:
+        ids = sorted(set(user_ids))
+        pauses: dict[int, list[tuple[int, clock.Pause]]] = {user_id: [] for user_id in ids}
+        for row_id, user_id, pause in _pauses_by_user(session, ids, since):
+            pauses[user_id].append((row_id, pause))
+        inputs = session.info[cls.KEY] = cls(since, availabilities(session, ids), pauses)
+        return inputs
+
+    def close(self, session: Session) -> None:
+        session.info.pop(self.KEY, None)
+
+    @classmethod
+    def held(cls, session: Session, user_ids: list[int], since: datetime) -> ClockInputs | None:
+        inputs: ClockInputs | None = session.info.get(cls.KEY)
+        if inputs is None or inputs.since != since or not all(u in inputs.pauses for u in user_ids):
+            return None
+        return inputs
 
 
 @dataclass(frozen=True)
@@ -91,12 +142,17 @@ def game_clock(session: Session, game: Game, since: datetime) -> GameClock:
     seats = [seat for seat in game.seats if seat.number is not None]
     holders = {seat.number: seat.user_id if seat.status == "playing" else None for seat in seats}
     user_ids = [user_id for user_id in holders.values() if user_id is not None]
-    users = session.scalars(select(User).where(User.id.in_(user_ids))).all() if user_ids else []
+    held = ClockInputs.held(session, user_ids, since)
+    if held is None:
+        pauses, available = pauses_of(session, user_ids, since), availabilities(session, user_ids)
+    else:
+        pauses = [pause for _id, pause in sorted(p for user_id in user_ids for p in held.pauses[user_id])]
+        available = {user_id: held.available[user_id] for user_id in user_ids if user_id in held.available}
     return GameClock(
         game=game,
         limit=time_limit(game),
-        pauses=pauses_of(session, user_ids, since),
+        pauses=pauses,
         holders={number: holder for number, holder in holders.items() if number is not None},
         opened={seat.number: seat.opened_at for seat in seats if seat.number is not None},
-        available=availabilities(session, users),
+        available=available,
     )

@@ -84,39 +84,61 @@ def own_deadline(gc: GameClock, row: WaitRow) -> datetime | None:
     return clock.adjust_deadline(deadline + extension, availability, gc.pauses) if extension else deadline
 
 
-def market_deadline(gc: GameClock, row: WaitRow, close: datetime | None) -> datetime | None:
+def market_deadline(gc: GameClock, row: WaitRow, times: markets.MarketTimes) -> datetime | None:
+    close = times.close
     if close is None or not row.extension_seconds:
         return close
     return clock.push_out_of_pauses(gc.pauses, close + timedelta(seconds=row.extension_seconds))
 
 
-def set_timers(gc: GameClock, row: WaitRow, deadline: datetime | None) -> None:
-    """The row's deadline, its warning (held seats only, once per deadline) and its next check."""
+def set_timers(
+    gc: GameClock, row: WaitRow, deadline: datetime | None, signal_at: datetime | None = None
+) -> None:
+    """The row's deadline, its warning (held seats only, once per deadline) and its next check (`signal_at`:
+    also when the market's clock order falls due)."""
     row.deadline_at = deadline
     warn = None
     held = gc.holders.get(row.seat) is not None
     if held and deadline is not None and (row.warned_for is None or deadline > row.warned_for):
         warn = clock.warning_at(row.started_at, deadline, ladder_of(gc.game))
     row.warn_at = warn
-    row.check_at = None if gc.game.clock_stopped else earliest(warn, deadline)  # quarantined or held
+    stopped = gc.game.clock_stopped  # quarantined or held
+    row.check_at = None if stopped else earliest(warn, deadline, signal_at)
+
+
+def set_next_checks(session: Session, game: Game, rows: Sequence[WaitRow]) -> None:
+    """Each row's next check from its stored timers (after a claim, or a quarantine released): its warning,
+    its deadline and, for a market's waits, the clock order's signal."""
+    stored = markets.stored_market(session, game.id) if any(row.market for row in rows) else None
+    signal = markets.signal_at(game, stored)
+    for row in rows:
+        row.check_at = earliest(row.warn_at, row.deadline_at, signal if row.market else None)
 
 
 def start_waits(
-    session: Session, game: Game, started: Sequence[WaitRow], now: datetime, *, had_market: bool = True
+    session: Session,
+    game: Game,
+    started: Sequence[WaitRow],
+    now: datetime,
+    *,
+    had_market: bool = True,
+    rows: Sequence[WaitRow] | None = None,
 ) -> None:
     """Give the waits that start now their deadlines; the market's waits all follow its close.
 
-    `had_market`: whether market waits were there before (else, with nothing starting, nothing can move).
+    `had_market`: whether market waits were there before (else, with nothing starting, nothing can move);
+    `rows`: all the game's wait rows as they are now, when the caller has them.
     """
     if not started and not had_market:
         return  # the common case of a simultaneous phase: one seat answered, the others keep their waits
-    rows = wait_rows(session, game.id)
+    rows = wait_rows(session, game.id) if rows is None else rows
     gc = game_clock(session, game, since=now)
-    close = markets.sync_market(session, gc, rows, now)
+    has_market = had_market or any(r.market for r in rows)
+    times = markets.sync_market(session, gc, rows, now) if has_market else markets.NO_MARKET
     new_ids = {id(row) for row in started}
     for row in rows:
         if row.market:
-            set_timers(gc, row, market_deadline(gc, row, close))
+            set_timers(gc, row, market_deadline(gc, row, times), times.signal_at)
         elif id(row) in new_ids:
             set_timers(gc, row, own_deadline(gc, row))
 
@@ -134,15 +156,15 @@ def recompute_game(session: Session, game: Game, now: datetime) -> list[Deadline
     if not rows:
         return []
     gc = game_clock(session, game, since=min(row.started_at for row in rows))
-    close = markets.recompute_market(session, gc, now)
+    times = markets.recompute_market(session, gc, now)
     changes = []
     for row in rows:
-        after = market_deadline(gc, row, close) if row.market else own_deadline(gc, row)
+        after = market_deadline(gc, row, times) if row.market else own_deadline(gc, row)
         if gc.holders.get(row.seat) is not None:
             after = floored(row.deadline_at, after, now)
         if after != row.deadline_at:
             changes.append(DeadlineChange(game.id, game.name, row.seat, row.phase, row.deadline_at, after))
-        set_timers(gc, row, after)
+        set_timers(gc, row, after, times.signal_at if row.market else None)
     return changes
 
 

@@ -80,8 +80,7 @@ def release(session: Session, user: User, game_id: int, now: datetime) -> Game:
     game.quarantined_at = None
     game.quarantine_reason = None
     session.execute(update(WaitRow).where(WaitRow.game_id == game.id).values(attempts=0, last_error=None))
-    for row in deadlines.wait_rows(session, game.id):
-        row.check_at = deadlines.earliest(row.warn_at, row.deadline_at)
+    deadlines.set_next_checks(session, game, deadlines.wait_rows(session, game.id))
     notices.public_notice(session, game, "platform:clock_released", {}, now)
     session.commit()
     return game

@@ -9,24 +9,38 @@ One pass (`sweep`) repeats until nothing is due:
      counts the missed turn and removes the wait (a wait is consumed once, under the game's lock, so
      however many processes sweep, each timeout is played exactly once);
    - warning time passed: write the "deadline_warning" notification, once per deadline;
+   - a trade market's embargo over (and the rules have a `clock_order`): apply that order, once per
+     market, through `play.apply_order(origin="clock")` and mark the market signalled (before the rest);
    - neither (the deadline moved): just set `check_at` again;
 3. a handler that fails is rolled back and retried with a back-off; after `max_attempts` claims the game
    is quarantined (its waits leave the sweep, admins see it) so it never blocks the others.
+
+Step 2 is done set-wise (`handle_batch`): one transaction locks the batch's games (ascending ids, as every
+multi-game writer does), reads their waits, the last event numbers and the clock inputs in a few queries,
+plays the plain timeouts in memory through the same `play.apply_order`, writes each table once and sends
+the live news in one statement. The rare cases — a seat draft, a market, a warning, an order that ends
+the game or evicts a player, a wait claimed before and not finished — and, once one of them is met, the
+rest of that game's waits are handed to the one-by-one path after the batch commits. A batch that fails
+is rolled back whole and handled one by one, which does the counting of failures.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from app.clock.absence import EVICTION_FLOOR
 from app.games import registry
+from app.games.contract import RuleError, clock_order_of
 from app.models import Game, Notification, Seat, WaitRow
-from app.services.deadlines import deadlines, notices
+from app.services.deadlines import deadlines, markets, notices
+from app.services.deadlines.calendars import ClockInputs
+from app.services.ops import metrics as ops_metrics
 from app.services.play import draft, play
 
 log = logging.getLogger(__name__)
@@ -39,6 +53,7 @@ class SweepSettings:
     batch: int = 100
     lease: timedelta = timedelta(minutes=5)
     max_attempts: int = 5
+    set_wise: bool = True  # False: every wait in its own transaction (the reference path)
 
 
 @dataclass
@@ -46,6 +61,7 @@ class SweepReport:
     claimed: int = 0
     timeouts: int = 0
     warnings: int = 0
+    signals: int = 0
     rescheduled: int = 0
     gone: int = 0
     failed: int = 0
@@ -82,7 +98,15 @@ def handle_wait(session: Session, wait_id: int, now: datetime) -> str:
     if game is None or row is None or game.status != "active" or game.clock_stopped:
         session.rollback()
         return "gone"
+    signalled = row.market and signal_embargo(session, game, now)
+    if signalled:
+        session.flush()
+        row = session.get(WaitRow, wait_id)  # the clock order may have ended the wait, or the game
+        if row is None or game.status != "active":
+            session.commit()
+            return "signals"
     if row.deadline_at is not None and row.deadline_at <= now:
+        ops_metrics.timeout_played(session, game.game_type, game.id, row.seat, row.deadline_at, now)
         play_default(session, game, row.seat, now)
         outcome = "timeouts"
     else:
@@ -90,12 +114,40 @@ def handle_wait(session: Session, wait_id: int, now: datetime) -> str:
             warn(session, game, row)
             outcome = "warnings"
         else:
-            outcome = "rescheduled"
+            outcome = "signals" if signalled else "rescheduled"
         row.attempts = 0
         row.last_error = None
-        row.check_at = deadlines.earliest(row.warn_at, row.deadline_at)
+        deadlines.set_next_checks(session, game, [row])
     session.commit()
     return outcome
+
+
+def signal_embargo(session: Session, game: Game, now: datetime) -> bool:
+    """Apply the rules' clock order if the game's trade market has come to the end of its embargo and it
+    was not applied yet (under the game's lock: once, however many sweep); returns whether it was due.
+
+    An order the rules refuse (the market is already over) is marked as applied all the same."""
+    rules = registry.get(game.game_type)
+    order = clock_order_of(rules)
+    stored = markets.stored_market(session, game.id)
+    if order is None or stored is None or stored.embargo_signalled_at is not None:
+        return False
+    if markets.as_market(stored).embargo_ends_at > now:
+        return False
+    stored.embargo_signalled_at = now  # first: the waits' next checks, set by the order, leave it out
+    seat = markets.signalling_seat(stored, deadlines.wait_rows(session, game.id))
+    if seat is None:
+        return True
+    try:
+        rules.apply(rules.load(game.state or {}), seat, order)
+    except RuleError as error:
+        log.info(
+            "game %s: the rules refused the end of the embargo (%s); marked as done", game.id, error.code
+        )
+        return True
+    session.flush()
+    play.apply_order(session, game, seat, order, origin="clock", user_id=None, now=now)
+    return True
 
 
 def _locked_game_of(session: Session, wait_id: int) -> Game | None:
@@ -174,9 +226,109 @@ def sweep(
         if not ids:
             break
         report.claimed += len(ids)
-        for wait_id in ids:
+        rest = _handle_batch(sessions, ids, clock(), report) if config.set_wise else ids
+        for wait_id in rest:
             _handle_one(sessions, wait_id, clock(), config, report)
     return report
+
+
+def _handle_batch(
+    sessions: sessionmaker[Session], ids: list[int], now: datetime, report: SweepReport
+) -> list[int]:
+    """`handle_batch` in its own transaction; returns the waits left to the one-by-one path (all of them
+    when the batch failed: that path retries them and counts the failures)."""
+    try:
+        with sessions() as session:
+            outcomes, rest = handle_batch(session, ids, now)
+    except Exception:
+        log.exception("the sweeper's batch failed; handling its waits one by one")
+        return ids
+    for outcome in outcomes:
+        report.count(outcome)
+    return rest
+
+
+def handle_batch(session: Session, wait_ids: list[int], now: datetime) -> tuple[list[str], list[int]]:
+    """Act on claimed waits set-wise, in one transaction (see the module's docstring); returns what was
+    done and the waits left to the one-by-one path, in their claimed order."""
+    games = {game.id: game for game in deadlines.locked_games(session, _games_of(session, wait_ids))}
+    batch = play.BatchWrites.open(session, list(games))
+    rows = batch.waits = _waits_of(session, list(games))  # read after the games' locks
+    claimed = {row.id: (row, row.since_version) for game_rows in rows.values() for row in game_rows}
+    inputs = ClockInputs.read(session, _players(games.values()), now)
+    outcomes: list[str] = []
+    handed_over: set[int] = set()  # games whose remaining waits go one by one
+    rest: list[int] = []
+    try:
+        for wait_id in wait_ids:
+            row, since = claimed.get(wait_id, (None, None))
+            game = games.get(row.game_id) if row is not None else None
+            if row is None or game is None or row not in rows[game.id] or row.since_version != since:
+                outcomes.append("gone")  # consumed (elsewhere, or earlier in this batch) since its claim
+                continue
+            if game.id in handed_over or not _plain(game, row, rows[game.id], now):
+                handed_over.add(game.id)
+                rest.append(wait_id)
+                continue
+            outcome = _act_plainly(session, game, row, now)
+            if outcome is None:
+                handed_over.add(game.id)
+                rest.append(wait_id)
+            else:
+                outcomes.append(outcome)
+    finally:
+        inputs.close(session)
+    batch.close(session)
+    session.commit()
+    return outcomes, rest
+
+
+def _games_of(session: Session, wait_ids: list[int]) -> list[int]:
+    return list(session.scalars(select(WaitRow.game_id).where(WaitRow.id.in_(wait_ids)).distinct()))
+
+
+def _waits_of(session: Session, game_ids: list[int]) -> dict[int, list[WaitRow]]:
+    found: dict[int, list[WaitRow]] = {game_id: [] for game_id in game_ids}
+    query = select(WaitRow).where(WaitRow.game_id.in_(game_ids)).order_by(WaitRow.game_id, WaitRow.seat)
+    for row in session.scalars(query):
+        found[row.game_id].append(row)
+    return found
+
+
+def _players(games: Iterable[Game]) -> list[int]:
+    return [seat.user_id for game in games for seat in game.seats if seat.user_id is not None]
+
+
+def _plain(game: Game, row: WaitRow, rows: list[WaitRow], now: datetime) -> bool:
+    """Whether the wait is one the batch handles: a running game of the rules' own, no market, a wait
+    claimed for the first time, no warning due, and a timeout that cannot evict."""
+    if game.status != "active" or game.clock_stopped or game.state is None or row.attempts > 1:
+        return False
+    if any(other.market for other in rows):
+        return False
+    due = row.deadline_at is not None and row.deadline_at <= now
+    if not due:
+        return row.warn_at is None or row.warn_at > now
+    seat = next((s for s in game.seats if s.number == row.seat), None)
+    return seat is None or seat.status != "playing" or seat.missed_turns + 1 < EVICTION_FLOOR
+
+
+def _act_plainly(session: Session, game: Game, row: WaitRow, now: datetime) -> str | None:
+    """A plain wait's timeout or new check time; None when the timeout would end the game (the
+    one-by-one path rates it and tells the players)."""
+    if row.deadline_at is None or row.deadline_at > now:
+        row.attempts = 0
+        row.last_error = None
+        row.check_at = deadlines.earliest(row.warn_at, row.deadline_at)
+        return "rescheduled"
+    rules = registry.get(game.game_type)
+    state = rules.load(game.state or {})
+    order = rules.default_order(state, row.seat)
+    if not rules.waits(rules.apply(state, row.seat, order).state):
+        return None
+    ops_metrics.timeout_played(session, game.game_type, game.id, row.seat, row.deadline_at, now)
+    play_default(session, game, row.seat, now)  # the batch's wait rows are kept up to date by apply_order
+    return "timeouts"
 
 
 def _handle_one(

@@ -72,7 +72,7 @@ def user_for_reset(session: Session, secret: str, token: str) -> User:
 def reset_password(session: Session, secret: str, token: str, new_password: str) -> User:
     """Set a new password through a reset link; every session ends and the link is spent."""
     user = user_for_reset(session, secret, token)
-    accounts.check_password(new_password, user.email)
+    accounts.check_password(new_password, user.email, "new_password")
     user.password_hash = _hasher.hash(new_password)
     user.session_version += 1
     session.commit()

@@ -41,6 +41,7 @@ from app.models import (
 from app.services.accounts import tokens
 from app.services.mail import mail, notify
 from app.services.play import play
+from app.services.players import ratings
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -307,9 +308,11 @@ class Source:
     def data(self) -> Mapping[str, Any]:
         return self.row.data or {}
 
-    def game_url(self, anchor: str = "") -> str:
+    def game_url(self, anchor: str = "", to_play: bool = False) -> str:
+        """The game's page; `to_play`: a visitor not logged in is asked to log in first, then comes back."""
         assert self.game is not None
-        return f"{self.settings.base_url}/games/{self.game.id}{anchor}"
+        query = "?play=1" if to_play else ""
+        return f"{self.settings.base_url}/games/{self.game.id}{query}{anchor}"
 
 
 def compose(
@@ -403,7 +406,7 @@ def _turn_context(source: Source, seat: int, wait: WaitRow) -> dict[str, Any]:
         "phase": wait.phase,
         "deadline": wait.deadline_at,
         "default_order": default,
-        "url": source.game_url("#game-orders"),
+        "url": source.game_url("#game-orders", to_play=True),
     }
 
 
@@ -449,6 +452,31 @@ def _events_since_own_order(source: Source, seat: int) -> list[dict[str, Any]]:
     events = play.visible_log(session, game.id, seat, limit=EVENTS_IN_MAIL)
     recent = [event for event in events if event.seq > boundary]
     return [{"seq": event.seq, "kind": event.kind, "data": event.data} for event in reversed(recent)]
+
+
+def _game_news(source: Source) -> dict[str, Any] | None:
+    """An event worth a mail (`Event.mail`), if the recipient may see it now: a public one, or one of
+    the seats it was for is theirs."""
+    game, data = source.game, source.data
+    order_seq, index = data.get("order_seq"), data.get("index")
+    if game is None or game.status not in ("active", "finished") or not isinstance(index, int) or index < 1:
+        return None
+    events = list(
+        source.session.scalars(
+            select(GameEvent)
+            .where(GameEvent.game_id == game.id, GameEvent.order_seq == order_seq)
+            .order_by(GameEvent.seq)
+            .limit(index)
+        )
+    )
+    event = events[index - 1] if len(events) == index else None
+    if event is None or event.kind != data.get("kind"):
+        return None
+    if event.visible_to is not None:
+        seat = play.viewer_seat(game, source.user)
+        if seat is None or seat not in event.visible_to:
+            return None
+    return {"events": [{"seq": event.seq, "kind": event.kind, "data": event.data}], "url": source.game_url()}
 
 
 def _game_started(source: Source) -> dict[str, Any] | None:
@@ -558,12 +586,12 @@ def _game_over(source: Source) -> dict[str, Any] | None:
     game = source.game
     if game is None or game.status != "finished":
         return None
-    names = _seat_names(source.session, game)
-    standings = [
-        {"place": row["place"], "score": row["score"], "name": names[row["seat"]], "seat": row["seat"]}
-        for row in sorted(game.standings or [], key=lambda row: (row["place"], row["seat"]))
-    ]
-    return {"standings": standings, "url": source.game_url()}
+    return {
+        "standings": game.standings or [],
+        "moves": ratings.seat_rank_moves(source.session, game),
+        "url": source.game_url(),
+        "again_url": source.game_url("#play-again"),
+    }
 
 
 def _message(source: Source) -> dict[str, Any] | None:
@@ -639,6 +667,7 @@ COMPOSERS: dict[str, Callable[[Source], dict[str, Any] | None]] = {
     "game_over": _game_over,
     "private_message": _message,
     "board_post": _message,
+    "game_news": _game_news,
     "verify_email": _verify_email,
     "password_reset": _password_reset,
     **dict.fromkeys(

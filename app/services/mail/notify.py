@@ -50,6 +50,7 @@ KINDS: dict[str, Kind] = {
         Kind("game_over", "immediate"),
         Kind("private_message", "immediate"),
         Kind("board_post", "off"),
+        Kind("game_news", "immediate"),  # an event worth a mail (`Event.mail`): a trade announced
         Kind("verify_email", "immediate", account=True),
         Kind("password_reset", "immediate", account=True),
     )

@@ -1,23 +1,24 @@
 """Prometheus figures: counters kept by this process, and gauges read from the database at scrape time.
 
-Counters and histograms live in `PROCESS` (one per process; each replica is scraped on its own).
-The database gauges are the same for every process, so any replica's scrape gives them; they are
-computed by `DatabaseCollector` with a handful of indexed counts, only when scraped.
+Counters and histograms live in `PROCESS` (one per process; each replica and each worker is scraped on
+its own). The database gauges are the same for every process, so any scrape gives them; they are computed
+by `DatabaseCollector` with a handful of indexed counts, only when scraped. The services call the hooks
+below (`watch_order`, `timeout_played`, `live_connection`) and nothing else of this module.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest, start_http_server
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
-from sqlalchemy import event, func, select
+from sqlalchemy import event
 from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
-from app.models import Game, OutgoingMail, WaitRow
+from app.services.ops import figures
 
 PROCESS = CollectorRegistry()
 REQUEST_SECONDS = Histogram(
@@ -38,9 +39,28 @@ ORDERS_REFUSED = Counter(
     ["game_type"],
     registry=PROCESS,
 )
+TIMEOUT_LATENESS = Histogram(
+    "ostraca_timeout_lateness_seconds",
+    "How long after its deadline each timeout was played, by game type.",
+    ["game_type"],
+    buckets=(1, 5, 10, 30, 60, 300, 900, 3600, float("inf")),
+    registry=PROCESS,
+)
 LIVE_CONNECTIONS = Gauge(
     "ostraca_live_connections", "Live-update (SSE) streams open in this process.", registry=PROCESS
 )
+
+
+def _on_commit(session: Session, action: Callable[[], None]) -> None:
+    event.listen(session, "after_commit", lambda _session: action(), once=True)
+
+
+def timeout_played(
+    session: Session, game_type: str, game_id: int, seat: int, deadline_at: datetime, now: datetime
+) -> None:
+    """A deadline acted on: recorded in the caller's transaction, and timed once that commits."""
+    late = figures.record_timeout(session, game_id, seat, deadline_at, now)
+    _on_commit(session, lambda: TIMEOUT_LATENESS.labels(game_type).observe(late))
 
 
 def watch_order(session: Session, game_type: str, origin: str) -> None:
@@ -57,7 +77,7 @@ def watch_order(session: Session, game_type: str, origin: str) -> None:
         if transaction.parent is None:  # the outermost transaction, not a savepoint
             count(applied=False)
 
-    event.listen(session, "after_commit", lambda _s: count(applied=True), once=True)
+    _on_commit(session, lambda: count(applied=True))
     event.listen(session, "after_transaction_end", ended)
 
 
@@ -71,60 +91,82 @@ async def live_connection() -> AsyncIterator[None]:
 
 
 class DatabaseCollector(Collector):
-    """The shared figures, read when scraped."""
+    """The shared figures (`figures.database_figures`), read when scraped."""
 
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self.sessions = sessions
 
     def collect(self) -> Iterator[Metric]:
-        now = datetime.now(UTC)
         with self.sessions() as session:
-            yield from _wait_figures(session, now)
-            yield from _outbox_figures(session)
-            yield _active_games(session)
+            shared = figures.database_figures(session, datetime.now(UTC))
+        yield _gauge(
+            "ostraca_waits_due",
+            "Waits of running games past their deadline, not yet acted on.",
+            shared.waits_due,
+        )
+        yield _gauge(
+            "ostraca_waits_quarantined",
+            "Waits of games the sweeper has quarantined.",
+            shared.waits_quarantined,
+        )
+        yield _gauge(
+            "ostraca_deadline_lateness_seconds",
+            "How long ago the oldest passed, not yet acted on, deadline fell due (0 when none is due).",
+            shared.oldest_due_seconds,
+        )
+        yield _gauge(
+            "ostraca_outbox_backlog", "Mails waiting to be sent (including retries).", shared.outbox_backlog
+        )
+        yield _gauge(
+            "ostraca_outbox_dead",
+            "Mails given up after their last attempt (dead letters).",
+            shared.outbox_dead,
+        )
+        active = GaugeMetricFamily(
+            "ostraca_games_active", "Running games, by game type.", labels=["game_type"]
+        )
+        for game_type, count in sorted(shared.active_games.items()):
+            active.add_metric([game_type], count)
+        yield active
 
 
 def _gauge(name: str, documentation: str, value: float) -> GaugeMetricFamily:
     return GaugeMetricFamily(name, documentation, value=value)
 
 
-def _wait_figures(session: Session, now: datetime) -> Iterator[Metric]:
-    running = select(Game.id).where(Game.status == "active", Game.quarantined_at.is_(None))
-    overdue = (WaitRow.deadline_at <= now, WaitRow.game_id.in_(running))
-    due = session.scalar(select(func.count()).where(*overdue)) or 0
-    oldest = session.scalar(select(func.min(WaitRow.deadline_at)).where(*overdue))
-    quarantined_games = select(Game.id).where(Game.quarantined_at.is_not(None))
-    quarantined = session.scalar(select(func.count()).where(WaitRow.game_id.in_(quarantined_games))) or 0
-    lateness = (now - oldest).total_seconds() if oldest is not None else 0.0
-    yield _gauge("ostraca_waits_due", "Waits of running games past their deadline, not yet acted on.", due)
-    yield _gauge("ostraca_waits_quarantined", "Waits of games the sweeper has quarantined.", quarantined)
-    yield _gauge(
-        "ostraca_deadline_lateness_seconds",
-        "How long ago the oldest passed, not yet acted on, deadline fell due (0 when none is due).",
-        lateness,
-    )
+class _Everything(Collector):
+    """This process's counters, then the database's gauges: what one scrape of one process returns."""
+
+    def __init__(self, sessions: sessionmaker[Session]) -> None:
+        self.shared = DatabaseCollector(sessions)
+
+    def collect(self) -> Iterator[Metric]:
+        yield from PROCESS.collect()
+        yield from self.shared.collect()
 
 
-def _outbox_figures(session: Session) -> Iterator[Metric]:
-    pending = OutgoingMail.sent_at.is_(None)
-    backlog = session.scalar(select(func.count()).where(pending, OutgoingMail.dead_at.is_(None))) or 0
-    dead = session.scalar(select(func.count()).where(pending, OutgoingMail.dead_at.is_not(None))) or 0
-    yield _gauge("ostraca_outbox_backlog", "Mails waiting to be sent (including retries).", backlog)
-    yield _gauge("ostraca_outbox_dead", "Mails given up after their last attempt (dead letters).", dead)
-
-
-def _active_games(session: Session) -> Metric:
-    family = GaugeMetricFamily("ostraca_games_active", "Running games, by game type.", labels=["game_type"])
-    rows = session.execute(
-        select(Game.game_type, func.count()).where(Game.status == "active").group_by(Game.game_type)
-    )
-    for game_type, count in rows:
-        family.add_metric([game_type], count)
-    return family
+def scraped_registry(sessions: sessionmaker[Session]) -> CollectorRegistry:
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(_Everything(sessions))
+    return registry
 
 
 def exposition(sessions: sessionmaker[Session]) -> bytes:
-    """The text a Prometheus server scrapes: this process's counters, then the database's gauges."""
-    shared = CollectorRegistry(auto_describe=False)
-    shared.register(DatabaseCollector(sessions))
-    return generate_latest(PROCESS) + generate_latest(shared)
+    """The text a Prometheus server scrapes from a web process."""
+    return generate_latest(scraped_registry(sessions))
+
+
+def serve_for_worker(sessions: sessionmaker[Session], host: str, port: int) -> Callable[[], None]:
+    """A worker's own /metrics on `host:port` (a thread of the worker); returns how to stop it."""
+    server, thread = start_http_server(port, addr=host, registry=scraped_registry(sessions))
+
+    def stop() -> None:
+        server.shutdown()
+        thread.join(timeout=5)
+
+    return stop
+
+
+def sample(name: str, labels: dict[str, str] | None = None) -> float:
+    """One of this process's counters (0 when it has not moved yet), for the admins' page."""
+    return PROCESS.get_sample_value(name, labels or {}) or 0.0

@@ -9,30 +9,33 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import event, func, select, text
-from sqlalchemy.orm import Session
+from sqlalchemy import event, func, insert, select, text, update
+from sqlalchemy.orm import Session, contains_eager
+from sqlalchemy.orm.attributes import set_committed_value
 
 from app.games import registry
-from app.games.contract import Event, GameRules, RuleError, Wait
+from app.games.contract import Event, GameRules, RuleError, Wait, is_clock_order
 from app.models import Game, GameEvent, GameOrder, GameRollback, Notification, Seat, User, WaitRow
-from app.services.deadlines import deadlines
+from app.services.deadlines import deadlines, markets
 from app.services.errors import ServiceError, not_found
 from app.services.ops import metrics as ops_metrics
 from app.services.play import absence, live
 from app.services.players import profiles, ratings
 
 LOG_LIMIT = 50  # the newest entries a page shows
+REPLAY_EVENTS_READ = 500  # the newest entries a replay step reads: its own, and a page of log before it
 
 
 @dataclass(frozen=True)
 class Submitted:
     game: Game
     version: int
+    view: GameView  # the mover's view after the order (without the log), read from what was written
 
 
 def submit(
@@ -49,7 +52,7 @@ def submit(
     already begun at that version: what moved since then (another seat's sealed bid) did not change the
     question the player is answering.
     """
-    game = locked_game(session, game_id)
+    game, names = _game_and_names(session, game_id, lock=True)
     seat = _seat_of(game, user)
     if game.status != "active":
         raise ServiceError("wrong_status", "This game is not running.")
@@ -57,20 +60,65 @@ def submit(
     if game.state is None:
         raise ServiceError("wrong_status", "The seat draft is not over: choose your seat first.")
     assert seat.number is not None
-    wait = next((row for row in _wait_rows(session, game.id) if row.seat == seat.number), None)
-    if wait is None:
+    refuse_clock_order(registry.get(game.game_type), order)
+    rows = _wait_rows(session, game.id)
+    wait = next((row for row in rows if row.seat == seat.number), None)
+    anytime = is_anytime(registry.get(game.game_type), order)
+    if wait is None and not anytime:
         raise ServiceError("not_your_turn", "The game is not waiting for you now.")
-    if not wait.since_version <= expected_version <= game.version:
+    # An "any time" order answers no wait: the rules check it against the game as it is now.
+    since = 0 if wait is None or anytime else wait.since_version
+    if not since <= expected_version <= game.version:
         raise ServiceError(
             "stale_version",
             "The game has moved on since you loaded it: look at the new position and order again.",
             "expected_version",
         )
-    apply_order(session, game, seat.number, order, origin="player", user_id=user.id, now=now)
-    profiles.record_move(session, user.id, wait.started_at, now)
-    absence.reset_missed_turns(session, game, seat)
+    started_at = wait.started_at if wait is not None and not anytime else None  # the row may restart
+    rows = apply_order(
+        session, game, seat.number, order, origin="player", user_id=user.id, now=now, waits=rows
+    )
+    if started_at is not None:
+        profiles.record_move(session, user.id, started_at, now)
+        absence.reset_missed_turns(session, game, seat)
     session.commit()
-    return Submitted(game, game.version)
+    return Submitted(game, game.version, view_of(game, user, names, rows))
+
+
+def _game_and_names(session: Session, game_id: int, *, lock: bool) -> tuple[Game, dict[int | None, str]]:
+    """The game with its seats and the display names of their holders, in one query (locked: the game's
+    row only, as every writer of a game does)."""
+    query = (
+        select(Game, User.id, User.display_name)
+        .outerjoin(Game.seats)
+        .outerjoin(User, User.id == Seat.user_id)
+        .options(contains_eager(Game.seats))
+        .where(Game.id == game_id)
+        .order_by(Seat.joined_at, Seat.id)
+        .execution_options(populate_existing=True)
+    )
+    if lock:
+        query = query.with_for_update(of=Game)
+    rows = session.execute(query).unique().all()
+    if not rows:
+        raise not_found("This game does not exist.")
+    names: dict[int | None, str] = {user_id: name for _game, user_id, name in rows if user_id is not None}
+    return rows[0][0], names
+
+
+def is_anytime(rules: GameRules[Any], order: object) -> bool:
+    """Whether `order` is one a seat may send at any time, awaited or not (the rules' optional
+    `anytime_orders`: order types, such as selling a power card in Amun-Re)."""
+    types: frozenset[str] = getattr(rules, "anytime_orders", frozenset())
+    return isinstance(order, Mapping) and order.get("type") in types
+
+
+def refuse_clock_order(rules: GameRules[Any], order: object) -> None:
+    """The rules' `clock_order` (the end of a trade market's embargo) is the clock's alone to send."""
+    if is_clock_order(rules, order):
+        raise ServiceError(
+            "clock_only", "Only the clock can send this order: it comes when the embargo ends.", "order"
+        )
 
 
 def locked_game(session: Session, game_id: int) -> Game:
@@ -114,8 +162,13 @@ def apply_order(
     origin: str,
     user_id: int | None,
     now: datetime,
-) -> None:
-    """Apply one order to a locked, running game, inside the caller's transaction."""
+    waits: list[WaitRow] | None = None,
+) -> list[WaitRow]:
+    """Apply one order to a locked, running game, inside the caller's transaction; returns the game's
+    waits after it (`waits`: the wait rows, when the caller has read them already).
+
+    `origin`: "player", "timeout", "admin" or "clock" (the rules' `clock_order`, which answers no wait:
+    every seat keeps its wait and deadline)."""
     ops_metrics.watch_order(session, game.game_type, origin)
     refuse_if_held(game)
     rules = registry.get(game.game_type)
@@ -125,90 +178,246 @@ def apply_order(
         outcome = rules.apply(rules.load(game.state or {}), seat, order)
     except RuleError as error:
         raise ServiceError(error.code, error.template, error.field, status=422, params=error.params) from None
-    game.state = rules.dump(outcome.state)
-    game.version += 1
-    session.add(
-        GameOrder(
-            game_id=game.id,
-            seq=game.version,
-            seat=seat,
-            origin=origin,
-            user_id=user_id,
-            payload=dict(order),
-            created_at=now,
-        )
-    )
+    # The new state and version are written by one UPDATE at the end (`_write_game`), not by the ORM.
+    set_committed_value(game, "state", rules.dump(outcome.state))
+    set_committed_value(game, "version", game.version + 1)
+    written = {
+        "game_id": game.id,
+        "seq": game.version,
+        "seat": seat,
+        "origin": origin,
+        "user_id": user_id,
+        "payload": dict(order),
+        "created_at": now,
+    }
+    batch = BatchWrites.of(session)
+    if batch is not None:
+        batch.orders.append(written)
+    else:
+        session.execute(insert(GameOrder).values(written))
     append_events(session, game, outcome.events, now)
-    waits = rules.waits(outcome.state)
-    sync_waits(session, game, waits, acting_seat=seat, now=now)
-    if not waits:
+    notify_news(session, game, outcome.events, user_id)
+    wanted = rules.waits(outcome.state)
+    if waits is None and batch is not None:
+        waits = batch.waits.get(game.id)
+    anytime = is_anytime(rules, order)
+    acting = None if origin == "clock" else seat
+    rows = sync_waits(session, game, wanted, acting_seat=acting, now=now, rows=waits, anytime=anytime)
+    if batch is not None:
+        batch.waits[game.id] = rows
+    if not wanted:
         _finish(session, game, rules, outcome.state, now)
     if origin == "timeout":
         absence.count_missed_turn(session, game, seat, now)
-    announce(session, game)
+    _write_game(session, game)
+    return rows
+
+
+def _write_game(session: Session, game: Game) -> None:
+    """The game's state and version in one UPDATE; on Postgres the live news rides on the same statement
+    (NOTIFY is delivered at commit, so where it is sent in the transaction does not matter)."""
+    batch = BatchWrites.of(session)
+    if batch is not None:
+        batch.games[game.id] = {"id": game.id, "state": game.state, "version": game.version}
+        return
+    statement = (
+        update(Game)
+        .where(Game.id == game.id)
+        .values(state=game.state, version=game.version)
+        .execution_options(synchronize_session=False)
+    )
+    if session.get_bind().dialect.name == "postgresql":
+        payload = live.notify_payload(game.id, game.version)
+        session.execute(statement.returning(func.pg_notify(live.CHANNEL, payload)))
+    else:
+        session.execute(statement)
+        announce(session, game)
 
 
 def append_events(session: Session, game: Game, events: list[Event], now: datetime) -> None:
-    last = session.scalar(select(func.max(GameEvent.seq)).where(GameEvent.game_id == game.id)) or 0
-    for offset, item in enumerate(events, start=1):
-        session.add(
-            GameEvent(
-                game_id=game.id,
-                seq=last + offset,
-                order_seq=game.version,
-                kind=item.kind,
-                data=item.data,
-                visible_to=sorted(item.to) if item.to is not None else None,
-                created_at=now,
-            )
+    """The events in one INSERT, numbered after the game's last event."""
+    if not events:
+        return
+    batch = BatchWrites.of(session)
+    last: Any = (
+        select(func.coalesce(func.max(GameEvent.seq), 0))
+        .where(GameEvent.game_id == game.id)
+        .scalar_subquery()
+    )
+    if batch is not None:
+        last = batch.last_event[game.id]
+        batch.last_event[game.id] += len(events)
+    rows = [
+        {
+            "game_id": game.id,
+            "seq": last + offset,
+            "order_seq": game.version,
+            "kind": item.kind,
+            "data": item.data,
+            "visible_to": sorted(item.to) if item.to is not None else None,
+            "created_at": now,
+        }
+        for offset, item in enumerate(events, start=1)
+    ]
+    if batch is not None:
+        batch.events += rows
+    else:
+        session.execute(insert(GameEvent).values(rows))
+
+
+def notify_news(session: Session, game: Game, events: list[Event], user_id: int | None) -> None:
+    """A "game_news" notification for each event worth a mail (`Event.mail`) to every holder of a seat
+    that may see it, but the user whose order caused it. The notification names the event by the order
+    that made it and its place among that order's events (as `append_events` numbers them)."""
+    for index, item in enumerate(events, start=1):
+        if not item.mail:
+            continue
+        data = {"order_seq": game.version, "index": index, "kind": item.kind}
+        for seat in game.seats:
+            holder = seat.user_id
+            if holder is None or holder == user_id or seat.status != "playing" or seat.number is None:
+                continue
+            if item.to is None or seat.number in item.to:
+                _notify_user(session, game, holder, "game_news", data)
+
+
+@dataclass
+class BatchWrites:
+    """The order log, events, game rows and turn notifications of many orders, held back to be written
+    once per table (the sweeper's batches). While it is open, nothing may read those tables for the
+    batch's games."""
+
+    last_event: dict[int, int]  # game id -> the seq of its last event so far
+    waits: dict[int, list[WaitRow]] = field(default_factory=dict)  # game id -> its wait rows, kept current
+    orders: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    games: dict[int, dict[str, Any]] = field(default_factory=dict)
+    notifications: list[dict[str, Any]] = field(default_factory=list)
+
+    KEY = "play.batch_writes"
+
+    @classmethod
+    def of(cls, session: Session) -> BatchWrites | None:
+        found: BatchWrites | None = session.info.get(cls.KEY)
+        return found
+
+    @classmethod
+    def open(cls, session: Session, game_ids: Collection[int]) -> BatchWrites:
+        query = (
+            select(GameEvent.game_id, func.max(GameEvent.seq))
+            .where(GameEvent.game_id.in_(list(game_ids)))
+            .group_by(GameEvent.game_id)
         )
+        last = dict.fromkeys(game_ids, 0) | {game_id: seq for game_id, seq in session.execute(query)}
+        batch = session.info[cls.KEY] = cls(last)
+        return batch
+
+    def close(self, session: Session) -> None:
+        """Write what was held back (one statement a table, one for the live news), and stop holding."""
+        session.info.pop(self.KEY, None)
+        for model, rows in (
+            (GameOrder, self.orders),
+            (GameEvent, self.events),
+            (Notification, self.notifications),
+        ):
+            if rows:
+                session.execute(insert(model), rows)
+        if self.games:
+            session.execute(update(Game), list(self.games.values()))  # by primary key, one executemany
+            # every version the batch made, not only each game's last: a live page misses none of them
+            made = {(order["game_id"], order["seq"]) for order in self.orders}
+            made |= {(game["id"], game["version"]) for game in self.games.values()}
+            announce_many(session, sorted(made))
 
 
 def sync_waits(
-    session: Session, game: Game, waits: list[Wait], *, acting_seat: int | None, now: datetime
-) -> None:
-    """Make the wait rows match the rules' waits.
+    session: Session,
+    game: Game,
+    waits: list[Wait],
+    *,
+    acting_seat: int | None,
+    now: datetime,
+    anytime: bool = False,
+    rows: list[WaitRow] | None = None,
+) -> list[WaitRow]:
+    """Make the wait rows match the rules' waits; returns them, by seat (`rows`: as already read).
 
     A seat that was already awaited in the same phase, and is not the one that just acted, keeps its wait
-    and its deadline (the others still bidding after one seat has bid). Every other wait starts now.
+    and its deadline (the others still bidding after one seat has bid). Every other wait starts now: a
+    seat awaited again has its row started afresh, a seat no longer awaited loses its row.
+    After an `anytime` order (one that answers no wait) even the acting seat keeps its deadline; its
+    question begins again at this version, since its own hand changed.
     """
-    existing = {row.seat: row for row in _wait_rows(session, game.id)}
+    existing = {row.seat: row for row in (_wait_rows(session, game.id) if rows is None else rows)}
     wanted = {wait.seat: wait for wait in waits}
+    had_market = any(row.market for row in existing.values())
 
     def still_waiting(seat: int) -> bool:
         row, wait = existing.get(seat), wanted.get(seat)
-        return row is not None and wait is not None and seat != acting_seat and row.phase == wait.phase
+        answered = seat == acting_seat and not anytime
+        return row is not None and wait is not None and not answered and row.phase == wait.phase
 
-    for seat, row in existing.items():
-        if not still_waiting(seat):
-            session.delete(row)
-    session.flush()
-    started = []
+    retired = _retired_waits(session, game.id)
+    for seat, ended in existing.items():
+        if seat not in wanted:
+            _retire(session, ended)
+    current, started = [], []
     for seat, wait in wanted.items():
-        if still_waiting(seat):
-            continue
-        row = WaitRow(
-            game_id=game.id,
-            seat=seat,
-            phase=wait.phase,
-            simultaneous=wait.simultaneous,
-            first_in_phase=wait.first_in_phase,
-            market=wait.market,
-            since_version=game.version,
-            started_at=now,
-        )
-        session.add(row)
-        started.append(row)
-        turn = {"phase": wait.phase, "seat": seat, "since_version": game.version}
-        _notify_seat(session, game, seat, "your_turn", turn)
+        row = existing.get(seat)
+        if row is None or not still_waiting(seat):
+            if row is None:
+                row = retired.get(seat) or WaitRow(game_id=game.id, seat=seat)
+                session.add(row)  # a row retired earlier in this unit of work comes back
+            _start_wait(row, wait, game.version, now)
+            started.append(row)
+            turn = {"phase": wait.phase, "seat": seat, "since_version": game.version}
+            _notify_seat(session, game, seat, "your_turn", turn)
+        elif seat == acting_seat:
+            row.since_version = game.version  # an anytime order: the same wait, a new question
+        current.append(row)
+    current.sort(key=lambda row: row.seat)
     # Deadlines: the awaited player's windows, every seated player's pauses, the market's close.
-    had_market = any(row.market for row in existing.values())
-    deadlines.start_waits(session, game, started, now, had_market=had_market)
+    deadlines.start_waits(session, game, started, now, had_market=had_market, rows=current)
+    return current
+
+
+def _retired_waits(session: Session, game_id: int) -> dict[int, WaitRow]:
+    """The game's wait rows deleted in this unit of work and not yet flushed (a batch of timeouts):
+    a seat awaited again takes its row back, as a new row for it would break the seat's uniqueness."""
+    return {row.seat: row for row in session.deleted if isinstance(row, WaitRow) and row.game_id == game_id}
+
+
+def _retire(session: Session, row: WaitRow) -> None:
+    if row in session.new:
+        session.expunge(row)
+    else:
+        session.delete(row)
+
+
+def _start_wait(row: WaitRow, wait: Wait, version: int, now: datetime) -> None:
+    """The row as a wait beginning now: every column a new row would have."""
+    row.phase = wait.phase
+    row.simultaneous = wait.simultaneous
+    row.first_in_phase = wait.first_in_phase
+    row.market = wait.market
+    row.since_version = version
+    row.started_at = now
+    row.deadline_at = row.warn_at = row.warned_for = row.check_at = None
+    row.extension_seconds = row.attempts = 0
+    row.last_error = None
 
 
 def _notify_seat(session: Session, game: Game, seat_number: int, kind: str, data: dict[str, Any]) -> None:
     holder = next((seat.user_id for seat in game.seats if seat.number == seat_number), None)
     if holder is not None:
+        _notify_user(session, game, holder, kind, data)
+
+
+def _notify_user(session: Session, game: Game, holder: int, kind: str, data: dict[str, Any]) -> None:
+    batch = BatchWrites.of(session)
+    if batch is not None:
+        batch.notifications.append({"user_id": holder, "game_id": game.id, "kind": kind, "data": data})
+    else:
         session.add(Notification(user_id=holder, game_id=game.id, kind=kind, data=data))
 
 
@@ -235,6 +444,23 @@ def announce(session: Session, game: Game, audience: Collection[int] | None = No
         )
     else:
         event.listen(session, "after_commit", lambda _s: live.BUS.publish(game_id, version, users), once=True)
+
+
+def announce_many(session: Session, versions: list[tuple[int, int]]) -> None:
+    """`announce` for many games at once: one statement on Postgres."""
+    if session.get_bind().dialect.name != "postgresql":
+        for game_id, version in versions:
+            event.listen(session, "after_commit", _publisher(game_id, version), once=True)
+        return
+    payloads = [live.notify_payload(game_id, version) for game_id, version in versions]
+    session.execute(
+        text("SELECT pg_notify(:channel, payload) FROM unnest(CAST(:payloads AS text[])) AS payload"),
+        {"channel": live.CHANNEL, "payloads": payloads},
+    )
+
+
+def _publisher(game_id: int, version: int) -> Callable[[Session], None]:
+    return lambda _session: live.BUS.publish(game_id, version)
 
 
 def _wait_rows(session: Session, game_id: int) -> list[WaitRow]:
@@ -266,6 +492,7 @@ class GameView:
     waits: list[WaitInfo]
     log: list[GameEvent]
     rolled_back: frozenset[int] = frozenset()  # orders a moderator rolled back (their events stay, marked)
+    market: markets.MarketClock | None = None  # the trade market open now, if any
 
     @property
     def my_wait(self) -> WaitInfo | None:
@@ -286,9 +513,30 @@ def viewer_seat(game: Game, user: User | None) -> int | None:
 
 
 def game_view(session: Session, game_id: int, user: User | None, with_log: bool = True) -> GameView:
-    game = get_game(session, game_id)
+    """What the viewer may see (`with_log`: with the newest events and the rolled-back orders)."""
+    game, names = _game_and_names(session, game_id, lock=False)
+    rows = _wait_rows(session, game.id) if game.state is not None else []
+    if not with_log:
+        return view_of(game, user, names, rows)
     seat = viewer_seat(game, user)
-    names = _display_names(session, game)
+    view = view_of(
+        game, user, names, rows, visible_log(session, game.id, seat), rolled_back_seqs(session, game.id)
+    )
+    if any(row.market for row in rows):
+        view = replace(view, market=markets.market_clock(session, game.id))
+    return view
+
+
+def view_of(
+    game: Game,
+    user: User | None,
+    names: Mapping[int | None, str],
+    rows: list[WaitRow],
+    log: list[GameEvent] | None = None,
+    rolled_back: frozenset[int] = frozenset(),
+) -> GameView:
+    """The view of a game already read: its seats, their holders' names and its wait rows."""
+    seat = viewer_seat(game, user)
     players: list[str | None] = [None] * game.players
     for s in game.seats:
         if s.number is not None:
@@ -299,28 +547,23 @@ def game_view(session: Session, game_id: int, user: User | None, with_log: bool 
         rules = registry.get(game.game_type)
         state = rules.load(game.state)
         board = rules.view(state, seat)
-        for row in _wait_rows(session, game.id):
+        for row in rows:
             default = rules.default_order(state, row.seat) if row.seat == seat else None
             waits.append(
                 WaitInfo(row.seat, players[row.seat], row.phase, row.deadline_at, row.since_version, default)
             )
     members = [names[s.user_id] for s in game.seats if s.user_id in names]
-    log = visible_log(session, game.id, seat) if with_log else []
-    return GameView(game, seat, players, members, board, waits, log, rolled_back_seqs(session, game.id))
+    return GameView(game, seat, players, members, board, waits, log or [], rolled_back)
 
 
-def _display_names(session: Session, game: Game) -> dict[int | None, str]:
-    ids = [s.user_id for s in game.seats if s.user_id is not None]
-    rows = session.execute(select(User.id, User.display_name).where(User.id.in_(ids)))
-    return {user_id: name for user_id, name in rows}
-
-
-def visible_log(session: Session, game_id: int, seat: int | None, limit: int = LOG_LIMIT) -> list[GameEvent]:
-    """The newest events this seat may see (None: a spectator sees only public events).
+def visible_log(
+    session: Session, game_id: int, seat: int | None, limit: int = LOG_LIMIT, before: int | None = None
+) -> list[GameEvent]:
+    """The newest events this seat may see (None: a spectator sees only public events), older than the
+    event `before` when given.
 
     Read newest first, a page at a time, so a long game costs no more than a short one."""
     visible: list[GameEvent] = []
-    before: int | None = None
     while len(visible) < limit:
         query = select(GameEvent).where(GameEvent.game_id == game_id)
         if before is not None:
@@ -333,6 +576,77 @@ def visible_log(session: Session, game_id: int, seat: int | None, limit: int = L
             break
         before = page[-1].seq
     return visible[:limit]
+
+
+@dataclass(frozen=True)
+class LogPage:
+    view: GameView  # the game as the viewer sees it now, `log` holding the page's entries, newest first
+    older: int | None  # the `before` of the next page back, None on the oldest page
+    newest: bool  # the page starts at the newest entry
+
+
+def log_page(session: Session, game_id: int, user: User | None, before: int | None = None) -> LogPage:
+    """One page of the log, as the viewer may see it: LOG_LIMIT entries older than the event `before`."""
+    game, names = _game_and_names(session, game_id, lock=False)
+    seat = viewer_seat(game, user)
+    rows = _wait_rows(session, game.id) if game.state is not None else []
+    entries = visible_log(session, game.id, seat, LOG_LIMIT + 1, before)
+    view = view_of(game, user, names, rows, entries[:LOG_LIMIT], rolled_back_seqs(session, game.id))
+    older = entries[LOG_LIMIT - 1].seq if len(entries) > LOG_LIMIT else None
+    return LogPage(view, older, before is None)
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """The game after its first `step` orders, as the viewer may see it (a seat its own view, anyone else
+    the spectator's): the board, the log up to then, and what that step's order did."""
+
+    view: GameView
+    step: int
+    steps: int  # the orders that make the game (rolled-back ones left out)
+    events: list[GameEvent]  # the step's own entries the viewer may see
+    made_at: datetime | None  # when the step's order was made
+
+
+def replay_step(session: Session, game_id: int, user: User | None, step: int | None) -> ReplayStep:
+    """Step `step` (None: the last) of the game's replay, rebuilt from the seed and the orders."""
+    game, names = _game_and_names(session, game_id, lock=False)
+    if game.state is None:
+        raise ServiceError("wrong_status", "This game has not started.")
+    orders = effective_orders(session, game.id)
+    step = len(orders) if step is None else step
+    if not 0 <= step <= len(orders):
+        raise ServiceError(
+            "invalid_input", "This game has steps 0 to %(last)s.", "step", params={"last": len(orders)}
+        )
+    seat = viewer_seat(game, user)
+    board = registry.get(game.game_type).view(state_after(game, orders[:step]), seat)
+    applied = {order.seq for order in orders[:step]}
+    log = [
+        event
+        for event in _events_of(session, game.id, max(applied, default=0), seat)
+        if event.order_seq in applied
+    ]
+    last = orders[step - 1] if step else None
+    events = [event for event in log if last is not None and event.order_seq == last.seq]
+    view = replace(view_of(game, user, names, []), board=board, log=log[:LOG_LIMIT])
+    return ReplayStep(view, step, len(orders), events, last.created_at if last is not None else None)
+
+
+def _events_of(session: Session, game_id: int, up_to_order: int, seat: int | None) -> list[GameEvent]:
+    """The newest entries of the orders up to `up_to_order` that the seat may see, newest first (enough for
+    the step's own entries and a page of log)."""
+    query = (
+        select(GameEvent)
+        .where(GameEvent.game_id == game_id, GameEvent.order_seq <= up_to_order)
+        .order_by(GameEvent.seq.desc())
+        .limit(REPLAY_EVENTS_READ)
+    )
+    return [
+        row
+        for row in session.scalars(query)
+        if row.visible_to is None or (seat is not None and seat in row.visible_to)
+    ]
 
 
 def replay_state(session: Session, game: Game) -> Any:

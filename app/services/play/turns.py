@@ -26,12 +26,6 @@ class GameTurn:
     my_deadline: datetime | None = None
     waiting_for: list[str] = field(default_factory=list)  # the other players it waits on
 
-    def left(self, now: datetime) -> float | None:
-        """Hours left before the user's deadline, when it is their turn and there is one."""
-        if self.my_deadline is None:
-            return None
-        return max(0.0, (self.my_deadline - now).total_seconds() / 3600)
-
     def urgency(self) -> tuple[int, float, int]:
         """Sort key: the user's turns soonest deadline first, then games waiting on others, then forming."""
         if self.my_turn:

@@ -17,9 +17,11 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from app.models import Block, Friendship, User
+from app.models.users import name_key
 from app.services.errors import ServiceError
 
 MAX_FRIENDS = 500
+SUGGESTIONS = 5  # names offered when a typed name finds no one, or several
 
 
 @dataclass(frozen=True)
@@ -35,10 +37,55 @@ class Lists:
 
 
 def user_named(session: Session, name: str, field: str = "name") -> User:
-    user = session.scalar(select(User).where(User.display_name == " ".join(name.split())))
-    if user is None:
-        raise ServiceError("invalid_input", "There is no player with this name.", field)
-    return user
+    """The player with this name, typed exactly or without its accents and case ("chloe" finds "Chloé");
+    refused with the nearest names when it is ambiguous or unknown."""
+    wanted = " ".join(name.split())
+    exact = session.scalar(select(User).where(User.display_name == wanted))
+    if exact is not None:
+        return exact
+    key = name_key(wanted)
+    same = session.scalars(
+        select(User).where(User.name_key == key).order_by(User.display_name).limit(SUGGESTIONS)
+    ).all()
+    if len(same) == 1:
+        return same[0]
+    if same:
+        names = ", ".join(user.display_name for user in same)
+        raise ServiceError(
+            "invalid_input",
+            "Several players are called that: %(names)s. Type the name exactly.",
+            field,
+            params={"names": names},
+        )
+    near = names_like(session, wanted)
+    if near:
+        raise ServiceError(
+            "invalid_input",
+            "There is no player called %(name)s. Did you mean %(names)s?",
+            field,
+            params={"name": wanted, "names": ", ".join(near)},
+        )
+    raise ServiceError("invalid_input", "There is no player with this name.", field)
+
+
+def names_like(session: Session, typed: str, limit: int = SUGGESTIONS) -> list[str]:
+    """Players' names that begin with what was typed, then those that contain it, accents and case aside."""
+    key = name_key(typed)
+    if len(key) < 2:
+        return []
+    pattern = key.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    found: list[str] = []
+    for like in (f"{pattern}%", f"%{pattern}%"):
+        query = (
+            select(User.display_name)
+            .where(User.name_key.like(like, escape="\\"), User.display_name.not_in(found))
+            .order_by(User.name_key, User.display_name)
+            .limit(limit - len(found))
+        )
+        found += session.scalars(query).all()
+        if len(found) >= limit:
+            break
+    return found
 
 
 def is_friend(session: Session, user_id: int, friend_id: int) -> bool:

@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
-from app.db import insert_ignoring_conflicts
+from app.db import upsert
 from app.models import Game, GameOrder, MoveStat, Seat, SeatTenure, User
 from app.services.errors import not_found
 from app.services.players import ratings
@@ -50,11 +50,12 @@ class Reliability:
 def record_move(session: Session, user_id: int, started_at: datetime, now: datetime) -> None:
     """An order given in time, `now`, for a wait that began at `started_at` (in the caller's transaction)."""
     seconds = max(0, int((now - started_at).total_seconds()))
-    insert_ignoring_conflicts(session, MoveStat, user_id=user_id, moves=0, move_seconds=0)
+    first = upsert(session, MoveStat).values(user_id=user_id, moves=1, move_seconds=seconds)
     session.execute(
-        update(MoveStat)
-        .where(MoveStat.user_id == user_id)
-        .values(moves=MoveStat.moves + 1, move_seconds=MoveStat.move_seconds + seconds)
+        first.on_conflict_do_update(
+            index_elements=[MoveStat.user_id],
+            set_={"moves": MoveStat.moves + 1, "move_seconds": MoveStat.move_seconds + seconds},
+        )
     )
 
 

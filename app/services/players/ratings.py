@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import delete, func, select
+from sqlalchemy import and_, delete, func, select
 from sqlalchemy.orm import Session
 
 from app.db import insert_ignoring_conflicts
@@ -414,6 +414,72 @@ def ranks_of(session: Session, user_id: int) -> list[Rank]:
         total = session.scalar(select(func.count()).where(Rating.game_type == row.game_type))
         found.append(Rank(row.game_type, (above or 0) + 1, total or 0))
     return found
+
+
+@dataclass(frozen=True)
+class RankMove:
+    """Where one game moved a player in its type's ranking: ranks as they stood just before and just after
+    it (later games do not change them). `before` is None for a player's first rated game."""
+
+    before: int | None
+    after: int
+    total: int  # players ranked just after the game
+
+
+def rank_moves(session: Session, game_id: int) -> dict[int, RankMove]:
+    """Each rated player of a finished game (by user id) and how the game moved them in the ranking."""
+    changes = session.scalars(select(RatingChange).where(RatingChange.game_id == game_id)).all()
+    if not changes:
+        return {}
+    game_type, seq = changes[0].game_type, changes[0].seq
+    before, after = _ordinals_as_of(session, game_type, seq - 1), _ordinals_as_of(session, game_type, seq)
+    return {
+        change.user_id: RankMove(
+            _rank_in(before, before[change.user_id]) if change.user_id in before else None,
+            _rank_in(after, after[change.user_id]),
+            len(after),
+        )
+        for change in changes
+        if change.user_id in after
+    }
+
+
+def seat_rank_moves(session: Session, game: Game) -> dict[int, RankMove]:
+    """The ranking move of each seat's final holder, by seat number (empty before the end)."""
+    if game.status != "finished":
+        return {}
+    by_user = rank_moves(session, game.id)
+    return {
+        seat.number: by_user[seat.user_id]
+        for seat in game.seats
+        if seat.number is not None and seat.user_id in by_user
+    }
+
+
+def _ordinals_as_of(session: Session, game_type: str, seq: int) -> dict[int, float]:
+    """Each player's ordinal once the type's games up to `seq` were rated."""
+    latest = (
+        select(RatingChange.user_id, func.max(RatingChange.seq).label("seq"))
+        .where(RatingChange.game_type == game_type, RatingChange.seq <= seq)
+        .group_by(RatingChange.user_id)
+        .subquery()
+    )
+    rows = session.execute(
+        select(RatingChange.user_id, RatingChange.mu_after, RatingChange.sigma_after).join(
+            latest,
+            and_(
+                RatingChange.user_id == latest.c.user_id,
+                RatingChange.seq == latest.c.seq,
+                RatingChange.game_type == game_type,
+            ),
+        )
+    )
+    return {user_id: mu - 3 * sigma for user_id, mu, sigma in rows}
+
+
+def _rank_in(ordinals: Mapping[int, float], ordinal: float) -> int:
+    """Competition ranking, as on the rankings page: 1, 1, 3."""
+    return 1 + sum(1 for other in ordinals.values() if other > ordinal)
 
 
 @dataclass(frozen=True)

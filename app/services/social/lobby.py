@@ -76,6 +76,60 @@ def create_game(
     return game
 
 
+def play_again(session: Session, user: User, game_id: int, now: datetime) -> Game:
+    """A new forming game of the finished game's type, size, time limit and options, its other players
+    invited (those with a block between them and the user, or already at the shared-games cap with the
+    user, are left out). A player whose table-mate already asked gets that game instead of a second one."""
+    game = play.get_game(session, game_id)
+    if game.status != "finished":
+        raise ServiceError("wrong_status", "This game is not over.")
+    holders = [seat.user_id for seat in sorted(game.seats, key=lambda s: s.number or 0) if seat.user_id]
+    if user.id not in holders:
+        raise ServiceError("not_your_game", "Only the game's players can play it again.")
+    existing = _rematch(session, game, user, holders)
+    if existing is not None:
+        return existing
+    left_out = friends.blocked_between(session, user.id) | matchmaking.at_cap(session, user.id)
+    others = [holder for holder in holders if holder != user.id and holder not in left_out]
+    again = new_game(
+        session,
+        user,
+        game_type=game.game_type,
+        players=game.players,
+        time_limit_hours=game.time_limit_hours,
+        options={key: value for key, value in (game.options or {}).items() if key != "draft"},
+        absence_options={key: getattr(game, key) for key in absence.AbsenceSettings.model_fields},
+        min_reliability=game.min_reliability,
+        now=now,
+    )
+    for other in others:
+        session.add(GameInvitation(game_id=again.id, user_id=other, invited_by=user.id, created_at=now))
+    notify.notify_users(session, others, "game_invitation", {"by": user.display_name}, again.id)
+    play.announce(session, again)
+    session.commit()
+    return again
+
+
+def _rematch(session: Session, game: Game, user: User, holders: Sequence[int]) -> Game | None:
+    """A forming game of the same type, made since the end by one of its players, that the user sits in
+    or is invited to."""
+    invited = select(GameInvitation.game_id).where(GameInvitation.user_id == user.id)
+    seated = select(Seat.game_id).where(Seat.user_id == user.id)
+    query = (
+        select(Game)
+        .where(
+            Game.status == "open",
+            Game.game_type == game.game_type,
+            Game.creator_id.in_(list(holders)),
+            Game.created_at >= (game.finished_at or game.created_at),
+            Game.id.in_(invited.union(seated)),
+        )
+        .order_by(Game.id)
+        .limit(1)
+    )
+    return session.scalar(query)
+
+
 def invitations_of(session: Session, user: User) -> list[Game]:
     """The forming games the user is invited into (and not seated in yet), newest first."""
     query = (

@@ -73,12 +73,26 @@ class OpenTables:
         return [table.seat for table in self.seats if table.seat is not None]
 
 
+def listed_count(session: Session, user: User | None, now: datetime) -> int:
+    """How many tables the Open tab lists for this viewer (forming games and open seats), as its tab says."""
+    if user is None:
+        sieve = Sieve(now)
+    else:
+        sieve = open_places.player_sieve(session, user, _standing(session, user), now)
+    counts = sieve.counts(session)
+    return counts.games + counts.seats
+
+
+def _standing(session: Session, user: User) -> matchmaking.Standing:
+    return matchmaking.standing_of(session, user.id)
+
+
 def open_tables(
     session: Session, user: User | None, now: datetime, wanted: Pages = FIRST_PAGES
 ) -> OpenTables:
     if user is None:
         return _tables(session, None, Sieve(now), wanted, capped_with=[])
-    standing = matchmaking.standing_of(session, user.id)
+    standing = _standing(session, user)
     sieve = open_places.player_sieve(session, user, standing, now)
     names = matchmaking.names_of(session, standing.capped)
     tables = _tables(session, user, sieve, wanted, capped_with=sorted(names.values()))

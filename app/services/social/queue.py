@@ -7,10 +7,13 @@ A queued player is placed, oldest entry first, in the first of:
    game, the anti-collusion cap, blocks, the creator's reliability gate);
 2. (joining new games) a game of the type still forming, whoever created it (errata 1): the oldest first,
    whose time limit they accept and whose table they may sit at;
-3. (joining new games) a new game, when at least the type's minimum number of queued players can sit
-   together and accept a common time limit: it is made for the type's maximum number of players, with
-   the time limit nearest QUEUE_LIMIT_HOURS that they all accept; later queued players fill it (2.) and
-   it starts when full. The oldest entry is the game's creator.
+3. (joining new games) a new game, when enough queued players can sit together and accept a common time
+   limit and table size: it is made for exactly the players found, at the smallest size they all accept
+   (the type's minimum when nobody says more), with the time limit nearest QUEUE_LIMIT_HOURS that they
+   all accept, so that it starts at once. The oldest entry is the game's creator.
+Table sizes: an entry may name the smallest and largest tables it accepts (`min_players`,
+`max_players`); one that says nothing accepts every size of the type. A forming game (2.) takes a queued
+player only if its size is one the player accepts.
 A placed player leaves the queue and is told (`queue_placed`). Placing runs when a player enters or
 changes their entry, and every minute (a periodic job) for the games made and the seats opened since.
 
@@ -25,6 +28,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from apscheduler.schedulers.base import BaseScheduler
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -33,6 +37,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.db import insert_ignoring_conflicts
 from app.games import registry
+from app.games.contract import GameRules
 from app.models import Game, QueueBook, QueueEntry, Seat, User
 from app.services.errors import ServiceError
 from app.services.jobs.jobs import PeriodicJob, run_periodic
@@ -58,11 +63,15 @@ class QueuePreferences(BaseModel):
     max_hours: int | None = Field(72, ge=1, le=MAX_HOURS)
     new_games: bool = True
     in_progress: bool = False
+    min_players: int | None = Field(None, ge=2, le=8)  # the smallest table accepted; None: any
+    max_players: int | None = Field(None, ge=2, le=8)  # the largest table accepted; None: any
 
     @model_validator(mode="after")
     def _ordered(self) -> QueuePreferences:
         if self.max_hours is not None and self.max_hours < self.min_hours:
             raise ValueError("the maximum time limit is below the minimum")
+        if self.min_players and self.max_players and self.max_players < self.min_players:
+            raise ValueError("the largest table is below the smallest")
         if not (self.new_games or self.in_progress):
             raise ValueError("choose new games, games in progress, or both")
         return self
@@ -76,10 +85,17 @@ def preferences(raw: dict[str, object]) -> QueuePreferences:
         field = ".".join(str(part) for part in first["loc"]) or None
         raise ServiceError(
             "invalid_input",
-            "Queue: time limits of 1 to 336 hours, the maximum not below the minimum; new games, games in "
-            "progress, or both.",
+            "Queue: time limits of 1 to 336 hours, the maximum not below the minimum; tables of 2 to 8 "
+            "players; new games, games in progress, or both.",
             field,
         ) from None
+
+
+def table_sizes(entry: QueueEntry, rules: GameRules[Any]) -> range:
+    """The table sizes the entry accepts, within the game type's."""
+    smallest = max(rules.min_players, entry.min_players or rules.min_players)
+    largest = min(rules.max_players, entry.max_players or rules.max_players)
+    return range(smallest, largest + 1)
 
 
 def accepts(entry: QueueEntry, hours: int | None) -> bool:
@@ -236,7 +252,12 @@ def _into_forming_game(session: Session, entry: QueueEntry, user: User, now: dat
         .order_by(Game.created_at, Game.id)
         .limit(CANDIDATES)
     )
-    games = [game for game in session.scalars(query).all() if accepts(entry, game.time_limit_hours)]
+    sizes = table_sizes(entry, registry.get(entry.game_type))
+    games = [
+        game
+        for game in session.scalars(query).all()
+        if accepts(entry, game.time_limit_hours) and game.players in sizes
+    ]
     games = [game for game in games if user.id not in matchmaking.members_of(game)]
     if not games:
         return None
@@ -263,30 +284,43 @@ def _into_new_game(session: Session, entries: list[QueueEntry], now: datetime) -
         return []
     rules = registry.get(entries[0].game_type)
     for start, first in enumerate(entries):
-        group = _group_from(session, first, entries[start + 1 :], rules.max_players)
-        if len(group) < rules.min_players:
+        group = _group_from(session, first, entries[start + 1 :], rules)
+        if len(group) not in _common_sizes(group, rules):
             continue
         ids = [entry.user_id for entry in group]
         matchmaking.lock_users(session, ids)  # then check again: a join elsewhere may have come first
         return (
-            _make_game(session, group, rules.max_players, now)
-            if matchmaking.may_sit_together(session, ids)
-            else []
+            _make_game(session, group, len(group), now) if matchmaking.may_sit_together(session, ids) else []
         )
     return []
 
 
-def _group_from(session: Session, first: QueueEntry, others: list[QueueEntry], size: int) -> list[QueueEntry]:
+def _group_from(
+    session: Session, first: QueueEntry, others: list[QueueEntry], rules: GameRules[Any]
+) -> list[QueueEntry]:
+    """The oldest entries that can sit together, until they are as many as the smallest table they all
+    accept."""
     group = [first]
     for entry in others:
-        if len(group) == size:
+        sizes = _common_sizes(group, rules)
+        if not sizes or len(group) >= sizes.start:
             break
         candidate = [*group, entry]
-        if _common_hours(candidate) is not None and matchmaking.may_sit_together(
-            session, [member.user_id for member in candidate]
+        common = _common_sizes(candidate, rules)
+        if (
+            common
+            and len(candidate) <= common[-1]
+            and _common_hours(candidate) is not None
+            and matchmaking.may_sit_together(session, [member.user_id for member in candidate])
         ):
             group = candidate
     return group
+
+
+def _common_sizes(group: list[QueueEntry], rules: GameRules[Any]) -> range:
+    """The table sizes every entry of the group accepts (empty if none)."""
+    ranges = [table_sizes(entry, rules) for entry in group]
+    return range(max(r.start for r in ranges), min(r.stop for r in ranges))
 
 
 def _common_hours(group: list[QueueEntry]) -> int | None:

@@ -17,6 +17,7 @@ from app.web.api.schemas import (
     GameRename,
     GameSummary,
     OrderAccepted,
+    OrderAnswered,
     OrderIn,
     WaitOut,
 )
@@ -50,6 +51,7 @@ def game_type(game_type: str) -> dict[str, Any]:
         "max_players": rules.max_players,
         "options_schema": rules.Options.model_json_schema(),
         "order_schema": TypeAdapter(rules.Order).json_schema(),
+        "anytime_orders": sorted(getattr(rules, "anytime_orders", ())),
     }
 
 
@@ -153,10 +155,15 @@ def submit_order(
     user: CurrentUser,
     now: Now,
     limiter: Limiter,
-) -> OrderAccepted:
+) -> OrderAccepted | OrderAnswered:
+    """With `Prefer: return=representation`, the answer carries the game as the mover now sees it, so
+    that the client needs no second read."""
     limiter.order(user.id)
     submitted = play.submit(session, user, game_id, body.order, body.expected_version, now)
-    return OrderAccepted(version=submitted.version, status=submitted.game.status)
+    accepted = {"version": submitted.version, "status": submitted.game.status}
+    if "return=representation" in request.headers.get("prefer", ""):
+        return OrderAnswered(**accepted, game=detail(submitted.view))
+    return OrderAccepted(**accepted)
 
 
 @router.get("/games/{game_id}/log")

@@ -166,3 +166,7 @@ class OrderIn(BaseModel):
 class OrderAccepted(BaseModel):
     version: int
     status: str
+
+
+class OrderAnswered(OrderAccepted):
+    game: GameDetail  # the game as the mover now sees it (asked for with Prefer: return=representation)

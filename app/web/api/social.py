@@ -29,6 +29,8 @@ class QueueEntryOut(BaseModel):
     max_hours: int | None
     new_games: bool
     in_progress: bool
+    min_players: int | None = Field(description="The smallest table accepted; null: any.")
+    max_players: int | None = Field(description="The largest table accepted; null: any.")
     since: datetime
 
 
@@ -47,6 +49,8 @@ def my_queue(session: DB, user: CurrentUser) -> list[QueueEntryOut]:
             max_hours=entry.max_hours,
             new_games=entry.new_games,
             in_progress=entry.in_progress,
+            min_players=entry.min_players,
+            max_players=entry.max_players,
             since=entry.created_at,
         )
         for entry in queue.entries_of(session, user)

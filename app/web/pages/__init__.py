@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from fastapi import APIRouter, Depends
 from jinja2 import Environment, pass_context
+from markupsafe import Markup
 
-from app.web.deps import csrf_protect
+from app.services.accounts.accounts import COMMON_PASSWORDS
+from app.web import dates
+from app.web.deps import csrf_protect, get_now
+from app.web.game_names import game_name_filter
 from app.web.pages import (
     accounts,
     deadlines,
@@ -19,16 +22,20 @@ from app.web.pages import (
     messages,
     notifications,
     play,
+    rules,
     seats,
     social,
+    status,
 )
 from app.web.pages import moderation as moderation_pages
 from app.web.pages import reports as report_pages
+from app.web.standings import final_places
 from app.web.text import linkify
 
 router = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
 router.include_router(lobby.router)
 router.include_router(play.router)
+router.include_router(rules.router)
 router.include_router(accounts.router)
 router.include_router(deadlines.router)
 router.include_router(seats.router)
@@ -36,6 +43,7 @@ router.include_router(jobs.router)
 router.include_router(notifications.router)
 router.include_router(messages.router)
 router.include_router(mail_admin.router)
+router.include_router(status.router)
 router.include_router(social.router)
 router.include_router(report_pages.router)
 router.include_router(moderation_pages.router)
@@ -43,15 +51,36 @@ router.include_router(moderation_pages.router)
 
 @pass_context
 def local_time(context: Any, moment: datetime | None) -> str:
-    """A UTC moment in the viewer's time zone (UTC for visitors)."""
+    """A UTC moment in the viewer's time zone and language (UTC for visitors), as mails write it."""
     if moment is None:
         return ""
+    return dates.exact(moment, _zone_of(context), context.get("lang", "en"))
+
+
+@pass_context
+def time_left(context: Any, moment: datetime | None) -> Markup:
+    """How far off a deadline is ("in 23 hr"), the exact local time on hover and for screen readers."""
+    if moment is None:
+        return Markup("")
+    language = context.get("lang", "en")
+    now = context.get("now") or get_now()
+    return Markup('<time datetime="{iso}" title="{exact}" class="time-left">{left}</time>').format(
+        iso=moment.isoformat(),
+        exact=dates.exact(moment, _zone_of(context), language),
+        left=dates.relative(moment, now, language),
+    )
+
+
+def _zone_of(context: Any) -> str:
     user = context.get("user")
-    zone = ZoneInfo(user.time_zone if user else "UTC")
-    local = moment.astimezone(zone)
-    return local.strftime("%Y-%m-%d %H:%M ") + (local.tzname() or "")
+    return str(user.time_zone) if user else "UTC"
 
 
 def install_filters(env: Environment) -> None:
     env.filters["local_time"] = local_time
+    env.filters["time_left"] = time_left
+    env.filters["final_places"] = final_places
     env.filters["linkify"] = linkify
+    env.filters["game_name"] = game_name_filter
+    env.globals["rules_pages"] = frozenset(rules.REFERENCES)
+    env.globals["common_passwords"] = sorted(COMMON_PASSWORDS)

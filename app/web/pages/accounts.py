@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-import zoneinfo
+from importlib.resources import files
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
@@ -21,18 +21,20 @@ from app.web.deps import (
     render,
 )
 from app.web.i18n import LANGUAGES
+from app.web.refusals import local_path
 
 router = APIRouter()
 TextField = Annotated[str, Form(max_length=256)]
 
 
 def _home(target: str = "/") -> RedirectResponse:
-    return RedirectResponse(target if target.startswith("/") and not target.startswith("//") else "/", 303)
+    return RedirectResponse(local_path(target), 303)
 
 
 @router.get("/signup")
-def signup_page(request: Request, user: MaybeUser, sent: bool = False) -> Response:
-    return render(request, "account/signup.html", user, {"zones": _zones(), "sent": sent})
+def signup_page(request: Request, user: MaybeUser, sent: bool = False, next: str = "/") -> Response:
+    context = {"zones": _zones(), "sent": sent, "next": local_path(next)}
+    return render(request, "account/signup.html", user, context)
 
 
 @router.post("/signup")
@@ -47,6 +49,7 @@ def signup(
     now: Now,
     language: Annotated[str, Form()] = "en",
     time_zone: Annotated[str, Form()] = "UTC",
+    next: Annotated[str, Form()] = "/",
 ) -> Response:
     limiter.sign_up(client_address(request), email)
     if settings.confirms_signups:  # the same answer whether the address is new, taken or barred
@@ -69,12 +72,14 @@ def signup(
         time_zone=time_zone,
     )
     log_in(request, session, user)
-    return _home()
+    return _home(next)
 
 
 @router.get("/login")
 def login_page(request: Request, user: MaybeUser, next: str = "/") -> Response:
-    return render(request, "account/login.html", user, {"next": next})
+    if user is not None and next != "/":  # a mail's link, say, for someone logged in already
+        return _home(next)
+    return render(request, "account/login.html", user, {"next": local_path(next)})
 
 
 @router.post("/login")
@@ -172,4 +177,15 @@ def choose_language(
 
 
 def _zones() -> list[str]:
-    return sorted(zone for zone in zoneinfo.available_timezones() if "/" in zone or zone == "UTC")
+    """The zones people live in, one per region of each country (tzdata's zone.tab), and UTC: a list to
+    search, not the 600 names with their aliases (any known zone is still accepted)."""
+    return ZONES
+
+
+def _listed_zones() -> list[str]:
+    table = files("tzdata.zoneinfo").joinpath("zone.tab").read_text(encoding="utf-8")
+    rows = (line.split("\t") for line in table.splitlines() if line and not line.startswith("#"))
+    return sorted({row[2] for row in rows if len(row) > 2} | {"UTC"})
+
+
+ZONES = _listed_zones()

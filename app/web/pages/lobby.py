@@ -1,13 +1,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Literal
 from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
+from sqlalchemy.orm import Session
 from starlette.responses import RedirectResponse, Response
 
 from app.games import registry
+from app.models import User
 from app.services.errors import ServiceError
 from app.services.play import turns
 from app.services.social import lobby, open_games, queue
@@ -40,7 +43,7 @@ def lobby_page(
         "turns_waiting": mine.waiting_on_you,
         "now": now,
         "invitations": lobby.invitations_of(session, user) if user else [],
-        "counts": lobby.count_games(session),
+        "counts": lobby.count_games(session) | {"open": _listed(session, user, now, tables)},
         "titles": {rules.id: rules.title for rules in registry.all_games()},
         "open_seats": tables.open_seats if tables else [],  # running games' seats
         "tables": tables,  # the recommended game, the hidden ones and why, the pages of each list
@@ -48,6 +51,12 @@ def lobby_page(
         "queued": queue.entries_of(session, user) if user else [],
     }
     return render(request, "lobby.html", user, context)
+
+
+def _listed(session: Session, user: User | None, now: datetime, tables: open_games.OpenTables | None) -> int:
+    if tables is None:
+        return open_games.listed_count(session, user, now)
+    return tables.games_page.total + tables.seats_page.total
 
 
 def _page_link(request: Request) -> Callable[[str, int], str]:

@@ -21,8 +21,9 @@ from app.services.accounts import tokens
 from app.services.errors import ServiceError, not_found
 from app.services.mail import account_mail, ical, notify
 from app.services.mail.mail import domain_of
-from app.web.deps import DB, AppSettings, MaybeUser, Now, render, translator
+from app.web.deps import DB, AppSettings, MaybeUser, Now, public_base_url, render, translator
 from app.web.emails import KIND_TITLES
+from app.web.game_names import game_name
 from app.web.security import same_secret
 
 router = APIRouter(include_in_schema=False)
@@ -64,20 +65,23 @@ def calendar(request: Request, session: DB, settings: AppSettings, now: Now, tok
     owner = notify.user_by_calendar_token(session, token)
     if owner is None:
         raise not_found("This calendar does not exist.")
-    _ = translator(request, owner).plain  # plain text, not HTML; `_` so that the strings are extracted
+    words = translator(request, owner)
+    _ = words.plain  # plain text, not HTML; `_` so that the strings are extracted
     domain = domain_of(settings)
-    entries = [
-        ical.Entry(
+    base_url = public_base_url(request, settings)
+    entries = []
+    for deadline in ical.deadlines_of(session, owner):
+        game = game_name(deadline.game_name, words.language)
+        entry = ical.Entry(
             uid=ical.uid_of(deadline, domain),
             start=deadline.deadline_at,
-            summary=_("Your turn in %(game)s") % {"game": deadline.game_name},
+            summary=_("Your turn in %(game)s") % {"game": game},
             description=_("Deadline of your turn in %(game)s (phase: %(phase)s).")
-            % {"game": deadline.game_name, "phase": deadline.phase},
-            url=f"{settings.base_url}/games/{deadline.game_id}#game-orders",
-            alarm=_("One hour left to play in %(game)s") % {"game": deadline.game_name},
+            % {"game": game, "phase": deadline.phase},
+            url=f"{base_url}/games/{deadline.game_id}#game-orders",
+            alarm=_("One hour left to play in %(game)s") % {"game": game},
         )
-        for deadline in ical.deadlines_of(session, owner)
-    ]
+        entries.append(entry)
     body = ical.feed(_("Ostraca deadlines"), entries, now)
     headers = {
         "Cache-Control": "private, max-age=300",

@@ -61,9 +61,10 @@ async def look_from_stream(request: Request, game_id: int) -> None:
 
 
 def _recipients(fields: dict[str, Any]) -> list[int]:
-    if fields.get("scope") != "private":
-        return []
+    """The ticks decide: none is the board, read by everyone; some, a private message to those seats."""
     chosen = fields.get("to")
+    if not chosen and fields.get("scope") != "private":
+        return []
     seats = []
     for key in chosen if isinstance(chosen, dict) else {}:
         if not key.isdigit():

@@ -11,7 +11,17 @@ from app.models import MailSettings
 from app.services.accounts import accounts
 from app.services.errors import ServiceError
 from app.services.mail import account_mail, notify
-from app.web.deps import DB, AppSettings, CurrentUser, Limiter, MaybeUser, client_address, log_out, render
+from app.web.deps import (
+    DB,
+    AppSettings,
+    CurrentUser,
+    Limiter,
+    MaybeUser,
+    client_address,
+    log_out,
+    public_base_url,
+    render,
+)
 from app.web.emails import KIND_TITLES
 from app.web.forms import FormFields
 
@@ -35,7 +45,9 @@ def notifications_page(
         "quiet_end": notify.minute_text(own.quiet_end_minute if own else None),
         "digest_hour": own.digest_hour if own else 8,
         "your_turn_always": bool(own and own.your_turn_always),
-        "calendar_url": calendar_url(settings.base_url, notify.calendar_token(session, user)),
+        "calendar_url": calendar_url(
+            public_base_url(request, settings), notify.calendar_token(session, user)
+        ),
         "verified": account_mail.is_verified(session, user),
         "failing_since": own.failing_since if own else None,
         "failing_reason": own.failing_reason if own else None,
@@ -91,8 +103,8 @@ def forgot(request: Request, session: DB, limiter: Limiter, email: TextField) ->
 
 @router.get("/password/reset/{token}")
 def reset_page(request: Request, session: DB, user: MaybeUser, settings: AppSettings, token: str) -> Response:
-    account_mail.user_for_reset(session, settings.secret_key, token)
-    return render(request, "account/password_reset.html", user, {"token": token})
+    owner = account_mail.user_for_reset(session, settings.secret_key, token)
+    return render(request, "account/password_reset.html", user, {"token": token, "email": owner.email})
 
 
 @router.post("/password/reset/{token}")

@@ -5,7 +5,8 @@ from collections.abc import AsyncIterator, Callable
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Form, Query, Request
+from sqlalchemy.orm import Session
 from sse_starlette.sse import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import RedirectResponse, Response
@@ -15,14 +16,17 @@ from app.services.errors import ServiceError
 from app.services.ops import metrics as ops_metrics
 from app.services.play import play
 from app.services.play.live import BUS
+from app.services.players.ratings import seat_rank_moves
 from app.services.social import lobby
-from app.web import advciv_map
+from app.web import advciv_map, advciv_market
 from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, optional_user, render
 from app.web.forms import FormFields
 from app.web.pages.messages import look, look_from_stream, message_context
 
 router = APIRouter()
+PlayLink = Annotated[bool, Query(alias="play")]
 LIVE_PING_SECONDS = 20
+MISSED_REPLAYED = 64  # a stream back after a longer absence hears the newest only, then re-reads the page
 # Games whose board template needs the view laid out in Python first (a map drawn from polygons): the
 # layout goes into the template's context under the game's id.
 BOARD_DRAWINGS: dict[
@@ -30,13 +34,18 @@ BOARD_DRAWINGS: dict[
 ] = {
     "advciv": advciv_map.page_context,
 }
+# Games whose order forms post rows that the order pairs up in lists (a card and what it is said to be):
+# the form's fields become the order here, before the rules read it.
+FORM_ORDERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "advciv": advciv_market.order_from_form,
+}
 
 
 def _back(game_id: int) -> RedirectResponse:
     return RedirectResponse(f"/games/{game_id}", 303)
 
 
-def _context(view: play.GameView, now: datetime) -> dict[str, Any]:
+def _context(session: Session, view: play.GameView, now: datetime) -> dict[str, Any]:
     rules = registry.get(view.game.game_type)
     my_wait = view.my_wait
     context = {
@@ -48,6 +57,7 @@ def _context(view: play.GameView, now: datetime) -> dict[str, Any]:
         "prompt_since": my_wait.since_version if my_wait else "",
         "template_dir": f"games/{view.game.game_type}",
         "now": now,
+        "rank_moves": seat_rank_moves(session, view.game),
     }
     drawing = BOARD_DRAWINGS.get(view.game.game_type)
     if drawing is not None and view.board is not None:
@@ -56,13 +66,46 @@ def _context(view: play.GameView, now: datetime) -> dict[str, Any]:
 
 
 @router.get("/games/{game_id}")
-def game_page(request: Request, game_id: int, session: DB, user: MaybeUser, now: Now) -> Response:
+def game_page(
+    request: Request, game_id: int, session: DB, user: MaybeUser, now: Now, play_link: PlayLink = False
+) -> Response:
+    if play_link and user is None:  # a mail's "Play now": log in, then back here
+        raise ServiceError("login_required", "Log in first.")
     view = play.game_view(session, game_id, user)
     look(session, user, game_id, now)
-    invited = {"invited": lobby.is_invited(session, user, view.game)}
-    return render(
-        request, "game.html", user, {**_context(view, now), **message_context(session, view, user), **invited}
-    )
+    context = {**_context(session, view, now), **message_context(session, view, user)}
+    context["invited"] = lobby.is_invited(session, user, view.game)
+    return render(request, "game.html", user, context)
+
+
+@router.get("/games/{game_id}/log")
+def log_page(
+    request: Request,
+    game_id: int,
+    session: DB,
+    user: MaybeUser,
+    now: Now,
+    before: Annotated[int | None, Query(ge=0)] = None,
+) -> Response:
+    """The whole log, a page at a time, newest first, as the viewer may see it."""
+    page = play.log_page(session, game_id, user, before)
+    context = {**_context(session, page.view, now), "older": page.older, "newest": page.newest}
+    return render(request, "game_log.html", user, context)
+
+
+@router.get("/games/{game_id}/replay")
+def replay_page(
+    request: Request,
+    game_id: int,
+    session: DB,
+    user: MaybeUser,
+    now: Now,
+    step: Annotated[int | None, Query(ge=0)] = None,
+) -> Response:
+    """The game after any number of its orders, as the viewer may see it: a seat its own view."""
+    replayed = play.replay_step(session, game_id, user, step)
+    context = {**_context(session, replayed.view, now), "replay": replayed, "my_wait": None}
+    return render(request, "game_replay.html", user, context)
 
 
 @router.get("/games/{game_id}/fragment")
@@ -72,7 +115,7 @@ def game_fragment(
     """What a live page swaps in when the game moves; the order forms only when the question changed."""
     view = play.game_view(session, game_id, user)
     look(session, user, game_id, now)
-    context = {**_context(view, now), **message_context(session, view, user)}
+    context = {**_context(session, view, now), **message_context(session, view, user)}
     context["orders_changed"] = str(context["prompt_since"]) != since
     return render(request, "partials/game_live.html", user, context)
 
@@ -80,20 +123,42 @@ def game_fragment(
 @router.get("/games/{game_id}/live")
 async def game_live(request: Request, game_id: int) -> EventSourceResponse:
     """The game's versions as they move (a 404 for a game that does not exist), as the viewer may hear of
-    them: news meant for some users only, such as a private message, reaches only their streams."""
+    them: news meant for some users only, such as a private message, reaches only their streams.
+
+    A stream that comes back with `Last-Event-ID` (a browser's EventSource does it by itself) first hears
+    the versions it missed while it was away, so that a dropped connection loses nothing."""
     viewer = await run_in_threadpool(_stream_viewer, request, game_id)
+    last_heard = _last_event_id(request)
 
     async def versions() -> AsyncIterator[dict[str, str]]:
         async with BUS.subscribe(game_id, viewer) as queue, ops_metrics.live_connection():
+            if last_heard is not None:  # read once subscribed: a version after this one is queued
+                current = await run_in_threadpool(_current_version, request, game_id)
+                for version in range(max(last_heard + 1, current - MISSED_REPLAYED + 1), current + 1):
+                    yield _moved(version)
             while not await request.is_disconnected():
                 await look_from_stream(request, game_id)  # an open live stream counts as looking
                 try:
                     version = await asyncio.wait_for(queue.get(), timeout=LIVE_PING_SECONDS)
                 except TimeoutError:
                     continue
-                yield {"event": "moved", "data": str(version), "id": str(version)}
+                yield _moved(version)
 
     return EventSourceResponse(versions(), ping=LIVE_PING_SECONDS)
+
+
+def _moved(version: int) -> dict[str, str]:
+    return {"event": "moved", "data": str(version), "id": str(version)}
+
+
+def _last_event_id(request: Request) -> int | None:
+    value = request.headers.get("last-event-id", "")
+    return int(value) if value.isdigit() and len(value) < 10 else None
+
+
+def _current_version(request: Request, game_id: int) -> int:
+    with request.app.state.sessions() as session:
+        return play.get_game(session, game_id).version
 
 
 def _stream_viewer(request: Request, game_id: int) -> int | None:
@@ -134,6 +199,14 @@ def cancel(game_id: int, session: DB, user: CurrentUser) -> Response:
     return RedirectResponse("/", 303)
 
 
+@router.post("/games/{game_id}/again")
+def play_again(game_id: int, session: DB, user: CurrentUser, now: Now, limiter: Limiter) -> Response:
+    """A new forming game like this finished one, its other players invited (or the one already made)."""
+    limiter.game_creation(user.id)
+    game = lobby.play_again(session, user, game_id, now)
+    return _back(game.id)
+
+
 @router.post("/games/{game_id}/rename")
 def rename(
     game_id: int,
@@ -163,9 +236,12 @@ def submit_order(
         expected_version = int(fields.pop("expected_version", ""))
     except (TypeError, ValueError):
         raise ServiceError("invalid_input", "This form has no game version: reload the page.") from None
-    play.submit(session, user, game_id, fields, expected_version, now)
+    reader = FORM_ORDERS.get(play.get_game(session, game_id).game_type)
+    order = reader(fields) if reader is not None else fields
+    play.submit(session, user, game_id, order, expected_version, now)
     if request.headers.get("hx-request"):
         view = play.game_view(session, game_id, user)
-        context = {**_context(view, now), **message_context(session, view, user), "orders_changed": True}
+        context = {**_context(session, view, now), **message_context(session, view, user)}
+        context["orders_changed"] = True
         return render(request, "partials/game_live.html", user, context)
     return _back(game_id)

@@ -47,12 +47,14 @@ def queue_page(request: Request, session: DB, user: CurrentUser) -> Response:
 def queue_form(fields: dict[str, Any]) -> queue.QueuePreferences:
     """The form's fields: unchecked boxes are absent; a maximum of "none" accepts games with no limit."""
     maximum = str(fields.get("max_hours", "none"))
+    sizes = {name: str(fields.get(name, "any")) for name in ("min_players", "max_players")}
     return queue.preferences(
         {
             "min_hours": fields.get("min_hours", queue.QueuePreferences().min_hours),
             "max_hours": None if maximum == "none" else maximum,
             "new_games": fields.get("new_games") == "on",
             "in_progress": fields.get("in_progress") == "on",
+            **{name: None if value in ("", "any") else value for name, value in sizes.items()},
         }
     )
 
@@ -78,6 +80,13 @@ def leave_queue(game_type: str, session: DB, user: CurrentUser, limiter: Limiter
 @router.get("/friends")
 def friends_page(request: Request, session: DB, user: CurrentUser) -> Response:
     return render(request, "lobby/friends.html", user, {"lists": friends.lists_of(session, user)})
+
+
+@router.get("/players/names")
+def player_names(request: Request, session: DB, user: CurrentUser, name: str = "") -> Response:
+    """The names a player-name field suggests as one types (`<option>`s of a datalist, loaded by htmx)."""
+    names = friends.names_like(session, name[:80])
+    return render(request, "lobby/_name_options.html", user, {"names": names})
 
 
 @router.post("/friends")

@@ -3,13 +3,16 @@ every count stays conserved), a phase begun, orders played."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import json
+import random
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from app.games.advciv import RULES, AdvcivOptions, flow
+from app.games.advciv import RULES, AdvcivOptions, flow, phases
 from app.games.advciv.model import NOBODY, State, conserved
 from app.games.advciv.tables import AREAS, INDEX
 from app.games.advciv.tx import Tx
+from app.games.contract import Outcome
 from app.games.kit.model import evolve, replaced
 
 NATIONS_3 = {0: "africa", 1: "crete", 2: "thrace"}  # A.S.T. order: africa, thrace, crete
@@ -86,7 +89,7 @@ def begin(state: State, phase: str) -> State:
         flow.census(tx)
     flow.BEGIN[phase](tx)
     flow.advance(tx)
-    return tx.state
+    return phases.mark_first_actor(None, tx.state)
 
 
 def play(state: State, seat: int, order: Mapping[str, Any]) -> State:
@@ -119,3 +122,40 @@ def land_keys(players: int, count: int, skip: Iterable[str] = ()) -> list[str]:
         KEYS[area] for area in range(AREAS) if LAND[area] and playable[area] and KEYS[area] not in skipped
     ]
     return found[:count]
+
+
+def deal(state: State, seat: int, cards: Iterable[str]) -> State:
+    """`cards` moved from their stacks into `seat`'s hand (so that every card stays counted once)."""
+    from app.games.advciv.trade_cards import stack_of
+
+    deck = [list(stack) for stack in state.deck]
+    hand = list(state.hands[seat])
+    for card in cards:
+        deck[stack_of(card) - 1].remove(card)
+        hand.append(card)
+    state = evolve(
+        state, deck=tuple(tuple(stack) for stack in deck), hands=replaced(state.hands, seat, tuple(hand))
+    )
+    assert conserved(state)
+    return state
+
+
+def random_play(
+    state: State, rng: random.Random, limit: int, embargo_over: float = 0.0
+) -> Iterator[tuple[int, dict[str, Any], Outcome[State]]]:
+    """Up to `limit` random orders, each by a random awaited seat, until nobody is awaited: (seat, order,
+    outcome) each time. With `embargo_over`, that share of the orders during a market's embargo is the
+    clock's (sent for the first awaited seat, as the platform does)."""
+    for _ in range(limit):
+        waits = RULES.waits(state)
+        if not waits:
+            return
+        market = state.market
+        if market is not None and market.embargo and rng.random() < embargo_over:
+            seat, order = waits[0].seat, dict(RULES.clock_order)
+        else:
+            seat = rng.choice(waits).seat
+            order = json.loads(json.dumps(RULES.sample_order(state, seat, rng)))
+        outcome = RULES.apply(state, seat, order)
+        yield seat, order, outcome
+        state = outcome.state

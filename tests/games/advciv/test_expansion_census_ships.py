@@ -95,7 +95,7 @@ def test_22_2_a_ship_paid_from_treasury_only_goes_where_the_player_has_a_unit() 
     state = _ships_state()
     with pytest.raises(RuleError) as caught:
         play(state, CRETE, {"type": "ships", "build": {"thera": 1}})
-    assert caught.value.code == "no_ship_here"
+    assert caught.value.code == "no_ship_here" and caught.value.params == {"area": "Thera"}
     assert len(play(state, CRETE, {"type": "ships", "build": {"phaestos": 1}}).players[CRETE].ships) == 1
 
 
@@ -127,3 +127,16 @@ def test_22_players_with_nothing_to_build_or_keep_are_not_awaited() -> None:
     state = units(blank(), AFRICA, {"sahara": 1})  # not a water area, no treasury
     state = begin(state, "ships")
     assert state.phase == "move"  # nobody had a ship to keep or the means to build one
+
+
+def test_site_c2_the_first_actor_of_a_phase_gets_the_longer_time_not_the_first_of_its_order() -> None:
+    # Africa is first on the A.S.T. but has stock enough: Crete, short of stock, acts first
+    state = units(blank(), AFRICA, {"sahara": 1})
+    state = units(state, THRACE, {"scythia": 2}, stock=1)
+    state = units(state, CRETE, {"knossos": 2}, stock=1)
+    state = begin(state, "expand")
+    assert waited(state) == [THRACE, CRETE]
+    assert [wait.seat for wait in RULES.waits(state) if wait.first_in_phase] == [THRACE]
+    state = play(state, THRACE, {"type": "expand", "areas": {"scythia": 1}})
+    assert waited(state) == [CRETE]
+    assert not any(wait.first_in_phase for wait in RULES.waits(state))  # the first actor has acted

@@ -11,7 +11,7 @@ import pytest
 from app.games.advciv import RULES
 from app.games.advciv.model import State
 from app.games.contract import Event, RuleError
-from tests.games.advciv.helpers import begin, blank, city, play, tokens, units, waited
+from tests.games.advciv.helpers import begin, blank, city, deal, play, tokens, units, waited
 
 AFRICA, CRETE, THRACE = 0, 1, 2
 
@@ -118,10 +118,11 @@ def test_23_site_default_finalises_the_moves_entered() -> None:
 def test_24_conflict_and_city_attack_leave_the_pillage_to_the_attacker_default_the_most() -> None:
     state = blank()
     state = units(state, AFRICA, {"numidia": 8})
-    state = units(state, CRETE, {}, cities=["carthago"], stock=10)
+    state = deal(units(state, CRETE, {}, cities=["carthago"], stock=10), CRETE, ["salt"])
     state = begin(state, "move")
     state = play(state, AFRICA, {"type": "move", "origin": "numidia", "to": "carthago", "tokens": 8})
-    state = play(state, AFRICA, {"type": "done"})
+    moved = RULES.apply(state, AFRICA, {"type": "done"})
+    state = moved.state
     assert state.phase == "conflict" and waited(state) == [AFRICA]
     assert city(state, "carthago") == -1
     assert RULES.default_order(state, AFRICA) == {"type": "pillage", "tokens": 3}
@@ -131,7 +132,13 @@ def test_24_conflict_and_city_attack_leave_the_pillage_to_the_attacker_default_t
     pillaged = [event.data for event in outcome.events if event.kind == "pillaged"]
     assert pillaged == [{"seat": AFRICA, "tokens": 2}]
     assert outcome.state.players[AFRICA].treasury == before.treasury + 2
-    assert state.card_draws == ((AFRICA, CRETE),)  # the trade card owed, drawn in part 2 (§24.51)
+    # §24.51: the attacker draws a card of the victim's hand at once; only the two see which
+    assert state.hands[AFRICA] == ("salt",) and state.hands[CRETE] == ()
+    (received,) = [event for event in moved.events if event.kind == "card_received"]
+    assert received.to == frozenset({AFRICA, CRETE}) and received.data["card"] == "salt"
+    assert [event.data for event in moved.events if event.kind == "card_taken"] == [
+        {"attacker": AFRICA, "victim": CRETE}
+    ]
 
 
 def test_24_too_few_attackers_are_removed_and_the_city_stands() -> None:

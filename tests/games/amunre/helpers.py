@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.games.amunre import RULES
+from app.games.amunre import RULES, cards
 from app.games.amunre.board import BOARD, GOLD_VALUES
 from app.games.amunre.cards import Gold
 from app.games.amunre.model import Player, Province, State
@@ -76,3 +76,26 @@ def kinds(events: Sequence[Event]) -> list[str]:
 
 def player(state: State, seat: int) -> Player:
     return state.players[seat]
+
+
+def blur_others(state: State, seat: int | None) -> State:
+    """The same state with every other seat's hand and sealed offering changed (the same card counts),
+    the free cards on provinces and the deck's order changed."""
+    players = state.players
+    for other, hand in enumerate(players):
+        if other == seat:
+            continue
+        changed = evolve(
+            hand, gold=(0, 0, 0, 0, sum(hand.gold)), powers=(cards.NILE_BONUS,) * len(hand.powers)
+        )
+        if hand.offering is not None:
+            offering = hand.offering
+            blurred = evolve(
+                offering,
+                gold=(sum(offering.gold), 0, 0, 0, 0),
+                powers=(cards.CARD_BONUS,) * len(offering.powers),
+            )
+            changed = evolve(changed, offering=blurred)
+        players = replaced(players, other, changed)
+    provinces = tuple(evolve(p, free_cards=(cards.FREE_FARMER,) * len(p.free_cards)) for p in state.provinces)
+    return evolve(state, players=players, provinces=provinces, deck=tuple(reversed(state.deck)))

@@ -7,8 +7,10 @@ import re
 from typing import Any
 
 import pytest
+from sqlalchemy import func, select
 from starlette.testclient import TestClient
 
+from app.models import Notification, WaitRow
 from tests.conftest import sign_up
 
 
@@ -84,3 +86,86 @@ def test_a_bad_order_is_a_4xx_with_a_stable_code(table: dict[str, Any]) -> None:
         f"/api/v1/games/{game_id}/orders", json={"order": order, "expected_version": version}
     )
     assert response.status_code == 422 and response.json()["error"]["code"] == "illegal_choice"
+
+
+def _rows(db: Any, game_id: int) -> list[tuple[int, str, int, Any]]:
+    db.expire_all()
+    rows = db.scalars(select(WaitRow).where(WaitRow.game_id == game_id).order_by(WaitRow.seat))
+    result = [(row.seat, row.phase, row.since_version, row.deadline_at) for row in rows]
+    db.rollback()  # end the read: on SQLite an open transaction holds the write lock
+    return result
+
+
+def _turn_notices(db: Any, game_id: int) -> int:
+    query = select(func.count()).select_from(Notification).where(Notification.game_id == game_id)
+    count: int = db.scalar(query.where(Notification.kind == "your_turn"))
+    db.rollback()
+    return count
+
+
+def test_a_seat_not_awaited_sells_from_its_hand_and_every_wait_keeps_its_deadline(
+    table: dict[str, Any], db: Any
+) -> None:
+    """Everyone starts with a Master Builder: seat 1 sells it through the page's form while the game waits
+    on seat 0; seat 0's wait, its deadline and its question stay, and nobody is told it is their turn."""
+    game_id, seats = table["id"], table["by_seat"]
+    waits, notices = _rows(db, game_id), _turn_notices(db, game_id)
+    assert [row[0] for row in waits] == [0]
+    page = seats[1].get(f"/games/{game_id}").text
+    assert "Nothing to do for now" in page and "Sell for 1 gold" in page
+    gold = view(seats[1], game_id)["me"]["gold_value"]
+    fields = {"type": "sell", "card": "master_builder"}
+    assert post_form(seats[1], game_id, fields) == 303
+    mine = view(seats[1], game_id)
+    assert mine["me"]["gold_value"] == gold + 1 and mine["me"]["powers"] == []
+    assert mine["discard"] == ["master_builder"] and mine["anytime"] is None
+    assert _rows(db, game_id) == waits and _turn_notices(db, game_id) == notices
+    assert "sells Master Builder for 1 gold." in seats[2].get(f"/games/{game_id}").text
+    # seat 0 answers the question it was asked before the sale: its order is still fresh
+    version = waits[0][2]
+    order = {"type": "bid", "province": view(seats[0], game_id)["auction"][0]["province"], "amount": 0}
+    response = seats[0].post(
+        f"/api/v1/games/{game_id}/orders", json={"order": order, "expected_version": version}
+    )
+    assert response.status_code == 200, response.text
+
+
+def test_the_awaited_seat_selling_keeps_its_deadline_and_its_question_starts_again(
+    table: dict[str, Any], db: Any
+) -> None:
+    game_id, seats = table["id"], table["by_seat"]
+    ((seat, phase, _since, deadline),) = _rows(db, game_id)
+    version = seats[0].get(f"/api/v1/games/{game_id}").json()["game"]["version"]
+    order = {"type": "sell", "card": "master_builder"}
+    response = seats[0].post(
+        f"/api/v1/games/{game_id}/orders", json={"order": order, "expected_version": version}
+    )
+    assert response.status_code == 200, response.text
+    assert _rows(db, game_id) == [(seat, phase, version + 1, deadline)]
+
+
+@pytest.mark.parametrize(
+    ("order", "expected", "status", "code"),
+    [
+        ({"type": "bid", "province": "Buto", "amount": 0}, 0, 409, "not_your_turn"),
+        ({"type": "sell", "card": "eight_gold"}, 0, 422, "card_not_held"),
+        ({"type": "sell", "card": "master_builder"}, 99, 409, "stale_version"),
+    ],
+)
+def test_what_a_seat_not_awaited_may_not_send(
+    table: dict[str, Any], db: Any, order: dict[str, Any], expected: int, status: int, code: str
+) -> None:
+    game_id, seats = table["id"], table["by_seat"]
+    waits = _rows(db, game_id)
+    before = view(seats[1], game_id)
+    version = seats[1].get(f"/api/v1/games/{game_id}").json()["game"]["version"]
+    response = seats[1].post(
+        f"/api/v1/games/{game_id}/orders", json={"order": order, "expected_version": version + expected}
+    )
+    assert response.status_code == status and response.json()["error"]["code"] == code
+    assert view(seats[1], game_id) == before and _rows(db, game_id) == waits
+
+
+def test_the_game_type_lists_its_anytime_orders(table: dict[str, Any]) -> None:
+    published = table["by_seat"][0].get("/api/v1/game-types/amunre").json()
+    assert published["anytime_orders"] == ["sell"]

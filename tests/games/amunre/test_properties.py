@@ -1,5 +1,6 @@
 """Random 3-5 player games to the end as a hypothesis state machine: gold cards, power cards and pieces
-are conserved, views hide what they must, and a replay gives the stored state. The budget is fixed (a few
+are conserved, views hide what they must, a sale at any time changes no wait and takes no choice from
+another seat, and a replay gives the stored state. The budget is fixed (a few
 games, well under a minute on one core)."""
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from app.games.amunre import RULES, cards
 from app.games.amunre.cards import GOLD_COUNTS, MINUS_THREE_CARDS
 from app.games.amunre.model import BLOCKS, DOUBLES, FARMERS, PYRAMIDS, State
+from app.games.amunre.phases import legal_for
 from app.games.contract import RuleError
-from app.games.kit.model import evolve, replaced
+from tests.games.amunre.helpers import blur_others
 
 ALWAYS_ILLEGAL: list[dict[str, Any]] = [
     {},
@@ -41,27 +43,13 @@ def _view_text(state: State, seat: int | None) -> str:
     return json.dumps(RULES.view(state, seat), sort_keys=True)
 
 
-def _blur_others(state: State, seat: int | None) -> State:
-    """The same state with every other seat's hand and sealed offering changed (the same card counts),
-    the free cards on provinces and the deck's order changed."""
-    players = state.players
-    for other, player in enumerate(players):
-        if other == seat:
-            continue
-        changed = evolve(
-            player, gold=(0, 0, 0, 0, sum(player.gold)), powers=(cards.NILE_BONUS,) * len(player.powers)
-        )
-        if player.offering is not None:
-            offering = player.offering
-            blurred = evolve(
-                offering,
-                gold=(sum(offering.gold), 0, 0, 0, 0),
-                powers=(cards.CARD_BONUS,) * len(offering.powers),
-            )
-            changed = evolve(changed, offering=blurred)
-        players = replaced(players, other, changed)
-    provinces = tuple(evolve(p, free_cards=(cards.FREE_FARMER,) * len(p.free_cards)) for p in state.provinces)
-    return evolve(state, players=players, provinces=provinces, deck=tuple(reversed(state.deck)))
+def _choices(state: State, seat: int) -> tuple[str, frozenset[Any]]:
+    """A seat's question (its limits, for the offering) and the keys of its choices."""
+    legal = legal_for(state, seat)
+    if legal is None:
+        return ("", frozenset())
+    limits = json.dumps(legal.limits, sort_keys=True)
+    return (limits, frozenset(choice.order.key() for choice in legal.choices))
 
 
 class AmunReGame(RuleBasedStateMachine):
@@ -122,6 +110,24 @@ class AmunReGame(RuleBasedStateMachine):
             RULES.apply(self.state, idle[pick % len(idle)], RULES.default_order(self.state, seats[0]))
         assert caught.value.code == "not_awaited"
 
+    @precondition(lambda self: self.state.phase != "over")
+    @rule(pick=st.integers(0, 4), which=st.integers(0, 40))
+    def sell_at_any_time(self, pick: int, which: int) -> None:
+        """Any seat holding a power card, awaited or not, sells one: no wait changes, and every other
+        seat keeps all its choices (it may gain one: the card on the discard pile)."""
+        holders = [seat for seat in range(self.seats) if self.state.players[seat].powers]
+        if not holders:
+            return
+        seat = holders[pick % len(holders)]
+        powers = self.state.players[seat].powers
+        before = self.state
+        self._play(seat, {"type": "sell", "card": powers[which % len(powers)]})
+        assert RULES.waits(self.state) == RULES.waits(before)
+        for other in range(self.seats):
+            if other != seat:
+                old, new = _choices(before, other), _choices(self.state, other)
+                assert old[0] == new[0] and old[1] <= new[1]
+
     @invariant()
     def cards_and_pieces_are_conserved(self) -> None:
         state = self.state
@@ -149,7 +155,7 @@ class AmunReGame(RuleBasedStateMachine):
     @invariant()
     def views_hide_hands_offerings_and_decks(self) -> None:
         for seat in [*range(self.seats), None]:
-            assert _view_text(self.state, seat) == _view_text(_blur_others(self.state, seat), seat)
+            assert _view_text(self.state, seat) == _view_text(blur_others(self.state, seat), seat)
 
     @invariant()
     def replay_gives_the_same_state(self) -> None:

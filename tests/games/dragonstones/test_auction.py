@@ -142,3 +142,32 @@ def test_a_finished_game_refuses_orders() -> None:
     play = Play(state).win(0)
     assert play.state.winner == 0 and RULES.waits(play.state) == []
     rejects(play.state, 1, {"type": "bid"}, "game_over")
+
+
+def test_a_sealed_bid_may_be_changed_until_the_last_bid_and_nobody_else_learns_it() -> None:
+    play = Play(table("red_dragon", 3, screens=[{"fairy": 4, "gold": 2, "amulet": 1}, {"fairy": 1}, {}]))
+    play.do(0, type="bid", fairy=3, amulet=True)
+    others_before = [RULES.view(play.state, seat) for seat in (1, 2, None)]
+    rebid = RULES.view(play.state, 0)["rebid"]
+    assert rebid["limits"] == {"fairy": 4, "gold": 2, "cursed": False, "amulet": True}  # fist included
+    assert rebid["default"] == {"type": "rebid", "fairy": 3, "gold": 0, "cursed": False, "amulet": True}
+    play.do(0, type="rebid", gold=2)
+    assert play.player(0).screen.fairy == 4 and play.player(0).screen.amulet == 1  # back behind the screen
+    changed_bid = play.state.auction.bids[0]
+    assert play.player(0).screen.gold == 0 and changed_bid is not None and changed_bid.value == 2
+    changed = play.find("bid_changed")
+    assert len(changed) == 1 and changed[0].to == frozenset({0}) and changed[0].data["gold"] == 2
+    assert play.waits == [(1, "bid"), (2, "bid")]  # changing a bid answers no wait
+    assert [RULES.view(play.state, seat) for seat in (1, 2, None)] == others_before
+    rejects(play.state, 0, {"type": "rebid", "gold": 3}, "not_enough_coins", "gold")
+    rejects(play.state, 1, {"type": "rebid", "fairy": 1}, "not_awaited")  # nothing to change yet
+    play.do(1, type="bid", fairy=1).do(2, type="bid")  # the last bid reveals them all
+    assert play.find("bids_revealed")[0].data["bids"][0]["value"] == 2
+    rejects(play.state, 0, {"type": "rebid", "fairy": 1}, "not_awaited")
+    assert "anytime_orders" in dir(RULES) and RULES.anytime_orders == frozenset({"rebid"})
+
+
+def test_a_shortage_names_the_coin_in_its_own_sentence() -> None:
+    state = table("red_dragon", 3, screens=[{"fairy": 2, "gold": 1}, {}, {}])
+    error = rejects(state, 0, {"type": "bid", "fairy": 3}, "not_enough_coins", "fairy")
+    assert error.message == "You have only 2 fairy gold behind your screen."

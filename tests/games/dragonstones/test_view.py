@@ -147,6 +147,7 @@ def test_the_order_schema_is_published() -> None:
     tags = set(schema["discriminator"]["mapping"])
     assert tags == {
         "bid",
+        "rebid",
         "tiebreak",
         "doppelganger",
         "pay",

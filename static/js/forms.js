@@ -1,0 +1,209 @@
+// A refused form shows its reason beside the field it is about, or else beside the button that sent it,
+// announced to screen readers. A plain form post comes back to its page: the server keeps what was typed
+// (never a password) in #refused-form, and this fills the form in again.
+(function () {
+  "use strict";
+  var counter = 0;
+
+  // The field a refusal names: `order.tile` may be the form's `tile`, `tile[]` or `order.tile`.
+  function named(form, name) {
+    if (!name) { return null; }
+    var found = null;
+    [name, name.split(".").pop()].forEach(function (candidate) {
+      var quoted = CSS.escape(candidate);
+      found = found || form.querySelector('[name="' + quoted + '"], [name="' + quoted + '[]"], [name$=".' + quoted + '"]');
+    });
+    return found && found.type !== "hidden" ? found : null;
+  }
+
+  function clear(form) {
+    form.querySelectorAll(".refusal").forEach(function (box) { box.remove(); });
+    form.querySelectorAll("[aria-invalid]").forEach(function (field) {
+      field.removeAttribute("aria-invalid");
+      field.removeAttribute("aria-describedby");
+    });
+  }
+
+  function submitButton(form, submitter) {
+    if (submitter && form.contains(submitter)) { return submitter; }
+    return form.querySelector("button[type=submit], button:not([type]), input[type=submit]");
+  }
+
+  function show(form, messages, fieldName, submitter) {
+    clear(form);
+    var box = document.createElement("div");
+    counter += 1;
+    box.id = "refusal-" + counter;
+    box.className = "refusal";
+    box.setAttribute("role", "alert");
+    box.setAttribute("aria-live", "assertive");
+    messages.forEach(function (message) { box.appendChild(message); });
+    var field = named(form, fieldName);
+    var button = submitButton(form, submitter);
+    if (field) {
+      (field.closest("label") || field).insertAdjacentElement("afterend", box);
+      field.setAttribute("aria-invalid", "true");
+      field.setAttribute("aria-describedby", box.id);
+    } else if (button) {
+      var row = button.parentElement !== form && button.parentElement.children.length > 1 ? button.parentElement : button;
+      row.insertAdjacentElement("afterend", box);
+    } else {
+      form.appendChild(box);
+    }
+    box.scrollIntoView({ block: "nearest" });
+    if (field) { field.focus({ preventScroll: true }); }
+  }
+
+  function pathOf(form) {
+    return new URL(form.action, document.baseURI).pathname;
+  }
+
+  // Of the forms posting where the refused one did, the one whose hidden fields match what was sent.
+  function formOf(action, values) {
+    var best = null;
+    var bestScore = -1;
+    document.querySelectorAll("form").forEach(function (form) {
+      if (pathOf(form) !== action) { return; }
+      var score = 0;
+      values.forEach(function (pair) {
+        var field = form.elements.namedItem(pair[0]);
+        if (!field) { return; }
+        score += 1;
+        if (field.type === "hidden" && field.value === pair[1]) { score += 10; }
+      });
+      if (score > bestScore) { best = form; bestScore = score; }
+    });
+    return best;
+  }
+
+  function refill(form, values) {
+    var sent = {};
+    values.forEach(function (pair) { (sent[pair[0]] = sent[pair[0]] || []).push(pair[1]); });
+    Array.prototype.forEach.call(form.elements, function (field) {
+      var skip = ["hidden", "password", "submit", "button", "file"];
+      if (!field.name || skip.indexOf(field.type) >= 0 || field.tagName === "BUTTON") { return; }
+      var mine = sent[field.name] || [];
+      if (field.type === "checkbox" || field.type === "radio") {
+        field.checked = mine.indexOf(field.value) >= 0;
+      } else if (field.tagName === "SELECT" && field.multiple) {
+        Array.prototype.forEach.call(field.options, function (option) { option.selected = mine.indexOf(option.value) >= 0; });
+      } else if (mine.length) {
+        field.value = mine.shift();
+      }
+    });
+  }
+
+  function comeBack() {
+    var data = document.getElementById("refused-form");
+    var flash = document.getElementById("flash");
+    if (!data || !flash) { return; }
+    var refused = JSON.parse(data.textContent);
+    var form = formOf(refused.action, refused.values);
+    var message = flash.querySelector(".error");
+    if (!form || !message) { return; }
+    refill(form, refused.values);
+    show(form, Array.prototype.slice.call(flash.children), message.getAttribute("data-field"), null);
+  }
+
+  // An htmx form's refusal: the server aims it at #flash; unless another script placed it, it goes here.
+  window.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.xhr || detail.xhr.status < 400 || !detail.target || detail.target.id !== "flash") { return; }
+    var source = detail.requestConfig && detail.requestConfig.elt;
+    var form = source && source.closest ? source.closest("form") : null;
+    if (!form) { return; }
+    var parsed = document.createElement("template");
+    parsed.innerHTML = detail.serverResponse;
+    var messages = Array.prototype.slice.call(parsed.content.children);
+    var first = parsed.content.querySelector(".error");
+    if (!first) { return; }
+    detail.shouldSwap = false;
+    var trigger = detail.requestConfig.triggeringEvent;
+    show(form, messages, first.getAttribute("data-field"), trigger && trigger.submitter);
+  });
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.target.closest && event.target.closest("form");
+    if (form) { clear(form); }
+  });
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", comeBack);
+  } else {
+    comeBack();
+  }
+})();
+
+// The rules of a new password, each marked kept or broken as it is typed (the server checks them again).
+(function () {
+  "use strict";
+  function check(list) {
+    var form = list.closest("form");
+    var input = form && form.elements.namedItem(list.getAttribute("data-password-rules"));
+    if (!input) { return; }
+    var typed = input.value;
+    var email = form.elements.namedItem("email");
+    var name = ((email ? email.value : list.getAttribute("data-email")) || "").toLowerCase().split("@")[0];
+    var common = list.getAttribute("data-common").split(" ");
+    var kept = {
+      length: typed.length >= 10,
+      distinct: new Set(typed).size >= 4,
+      common: common.indexOf(typed.toLowerCase()) < 0,
+      name: name.length < 3 || typed.toLowerCase().indexOf(name) < 0
+    };
+    list.querySelectorAll("li[data-rule]").forEach(function (rule) {
+      var state = typed ? (kept[rule.getAttribute("data-rule")] ? "kept" : "broken") : "";
+      rule.className = state;
+    });
+  }
+  document.addEventListener("input", function (event) {
+    var form = event.target.form;
+    if (!form) { return; }
+    form.querySelectorAll("[data-password-rules]").forEach(check);
+  });
+})();
+
+// The time zone: at sign-up, the browser's own; on the account page, offered when it differs from the saved one.
+(function () {
+  "use strict";
+  function browserZone() {
+    try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (error) { return ""; }
+  }
+  function offer() {
+    var zone = browserZone();
+    var input = document.querySelector("input[name=time_zone]");
+    if (!zone || !input) { return; }
+    if (input.hasAttribute("data-detect-zone")) {
+      if (!document.getElementById("refused-form")) { input.value = zone; }  // else: as it was typed
+      return;
+    }
+    var button = input.form && input.form.querySelector("[data-use-zone]");
+    if (!button || input.value === zone) { return; }
+    button.querySelector("span").textContent = zone;
+    button.hidden = false;
+    button.addEventListener("click", function () { input.value = zone; button.hidden = true; });
+  }
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", offer); } else { offer(); }
+})();
+
+// A game message goes where its ticks say: the line beside "Send" names its readers before it is sent.
+(function () {
+  "use strict";
+  function describe(form) {
+    var line = form.querySelector("[data-audience]");
+    if (!line) { return; }
+    var names = Array.prototype.filter.call(form.querySelectorAll("input[type=checkbox][name^='to.']"), function (box) {
+      return box.checked;
+    }).map(function (box) { return box.closest("label").textContent.trim(); });
+    line.textContent = names.length
+      ? line.getAttribute("data-private").replace("{names}", names.join(", "))
+      : line.getAttribute("data-board");
+  }
+  document.addEventListener("change", function (event) {
+    var form = event.target.form;
+    if (form && form.querySelector("[data-audience]")) { describe(form); }
+  });
+  function all() { document.querySelectorAll("form [data-audience]").forEach(function (line) { describe(line.closest("form")); }); }
+  document.addEventListener("htmx:afterSettle", all);
+  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", all); } else { all(); }
+})();
