@@ -3,7 +3,7 @@ is ("in 23 hr", "dans 23 h") with the exact time kept beside it."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from babel.dates import format_datetime, format_timedelta
@@ -31,6 +31,11 @@ def relative(moment: datetime, now: datetime, language: str) -> str:
         format="short",
         locale=_locale(language),
     )
+
+
+def duration(span: timedelta, language: str) -> str:
+    """ "3 days", "2 hours": a length of time, as pauses and vacations are told."""
+    return format_timedelta(span, threshold=1.5, locale=_locale(language))
 
 
 def _locale(language: str) -> str:

@@ -14,7 +14,6 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from babel.dates import format_timedelta
 from jinja2 import (
     Environment,
     FileSystemLoader,
@@ -135,7 +134,7 @@ def _helpers(letter: Letter, gettext: Callable[..., Any], ngettext: Callable[...
         return dates.exact(moment, letter.zone, letter.language) if moment is not None else ""
 
     def duration(span: timedelta) -> str:
-        return format_timedelta(span, threshold=1.5, locale=letter.language)
+        return dates.duration(span, letter.language)
 
     def kind_title(kind: str) -> Any:
         return gettext(KIND_TITLES.get(kind, "Notifications"))
