@@ -84,7 +84,9 @@
       if (!field.name || skip.indexOf(field.type) >= 0 || field.tagName === "BUTTON") { return; }
       var mine = sent[field.name] || [];
       if (field.type === "checkbox" || field.type === "radio") {
-        field.checked = mine.indexOf(field.value) >= 0;
+        var at = mine.indexOf(field.value);  // two boxes of one name and value: one ticked stays one
+        field.checked = at >= 0;
+        if (at >= 0) { mine.splice(at, 1); }
       } else if (field.tagName === "SELECT" && field.multiple) {
         Array.prototype.forEach.call(field.options, function (option) { option.selected = mine.indexOf(option.value) >= 0; });
       } else if (mine.length) {
@@ -125,6 +127,72 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.target.closest && event.target.closest("form");
     if (form) { clear(form); }
+  });
+
+  // A live update redraws the game's sections while a player may be filling in one of their forms: the new
+  // form gets what was typed (its hidden fields, such as the game's version, stay the new ones), the
+  // <details> that were open stay open, and the field that had the focus keeps it.
+  var touched = new WeakSet();
+  var refocus = null;
+  var VOLATILE = ["csrf_token", "expected_version", "since"];
+
+  function mark(event) {
+    if (event.target.form) { touched.add(event.target.form); }
+  }
+  document.addEventListener("input", mark);
+  document.addEventListener("change", mark);
+  document.addEventListener("htmx:afterRequest", function (event) {  // sent and taken: the next form is new
+    var form = event.detail.elt && event.detail.elt.closest ? event.detail.elt.closest("form") : null;
+    if (form && event.detail.successful) { touched.delete(form); }
+  });
+
+  function identity(form) {
+    var parts = [pathOf(form), form.getAttribute("data-order") || ""];
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (field.type === "hidden" && VOLATILE.indexOf(field.name) < 0) { parts.push(field.name + "=" + field.value); }
+    });
+    return parts.join("&");
+  }
+
+  function twin(form, root) {
+    var wanted = identity(form);
+    return Array.prototype.find.call(root.querySelectorAll("form"), function (other) { return identity(other) === wanted; });
+  }
+
+  function typed(form) {
+    var values = [];
+    new FormData(form).forEach(function (value, name) { if (typeof value === "string") { values.push([name, value]); } });
+    return values;
+  }
+
+  function fieldIndex(field) {
+    return Array.prototype.filter.call(field.form.elements, function (other) { return other.name === field.name; }).indexOf(field);
+  }
+
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var old = event.detail.target;
+    var fresh = event.detail.fragment;
+    if (!old || !fresh || !old.querySelectorAll) { return; }
+    old.querySelectorAll("form").forEach(function (form) {
+      var open = form.closest("details[open]");
+      if (!touched.has(form) && !open) { return; }
+      var other = twin(form, fresh);
+      if (!other) { return; }
+      if (touched.has(form)) { refill(other, typed(form)); touched.add(other); }
+      if (open && other.closest("details")) { other.closest("details").open = true; }
+      var focused = document.activeElement;
+      if (focused && focused.form === form && focused.name) {
+        refocus = { form: other, name: focused.name, index: fieldIndex(focused) };
+      }
+    });
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!refocus || !refocus.form.isConnected) { refocus = null; return; }
+    var fields = Array.prototype.filter.call(refocus.form.elements, function (field) { return field.name === refocus.name; });
+    var field = fields[refocus.index] || fields[0];
+    refocus = null;
+    if (field) { field.focus({ preventScroll: true }); }
   });
 
   if (document.readyState === "loading") {

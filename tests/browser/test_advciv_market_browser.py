@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
 from sqlalchemy.orm import Session
 
 from app.db import make_engine
@@ -64,12 +65,26 @@ def shoot_part(page: Any, selector: str, name: str) -> None:
     """The part of the page (and the whole page in a second file), after checking nothing overflows."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     part = page.locator(selector)
-    part.scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
-    part.screenshot(path=str(ARTIFACTS / f"{name}-part.png"))
+    for attempt in range(3):
+        # A move is drawn twice on the mover's page, from the order's answer and again from the live update
+        # that follows it; a section replaced in between is no longer attached, so take it again.
+        try:
+            part.scroll_into_view_if_needed()
+            page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+            part.screenshot(path=str(ARTIFACTS / f"{name}-part.png"))
+            break
+        except PlaywrightError as error:
+            if "not attached" not in str(error) or attempt == 2:
+                raise
     page.screenshot(path=str(ARTIFACTS / f"{name}-full.png"), full_page=True)
     width = page.viewport_size["width"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{name}: sideways scrolling"
+
+
+def caught_up(page: Any, base: str, game_id: int) -> None:
+    """Wait until the page shows the game's latest version: the live update of a move has been swapped in."""
+    version = api(page, base, "GET", f"/api/v1/games/{game_id}")["game"]["version"]
+    page.locator(f'#game-status[data-version="{version}"]').wait_for()
 
 
 def shown_text(page: Any, selector: str) -> str:
@@ -134,6 +149,7 @@ def test_a_trade_with_a_lie_waits_for_the_embargo_and_others_read_only_what_was_
         alice, b, [("ochre", "ochre"), ("ochre", "ochre"), ("wine", "gold")], ["salt", "salt", "unspecified"]
     )
     alice.locator(".ac-offer.outgoing").wait_for()
+    caught_up(alice, live_server, game_id)
     assert "Wine → said: Gold" in alice.locator(".ac-offer.outgoing").inner_text()
     shoot_part(alice, "#ac-market", "desktop-en-market")
 
@@ -175,11 +191,66 @@ def test_a_trade_with_a_lie_waits_for_the_embargo_and_others_read_only_what_was_
         ["salt", "dont_care", "unspecified"],
     )
     bruno.locator(".ac-offer.outgoing").wait_for()
+    caught_up(bruno, live_server, game_id)
     assert "Wine → said: Silver" in bruno.locator(".ac-offer.outgoing").inner_text()
     shoot_part(bruno, "#ac-market", "phone-en-market")
     alice.reload()
     assert "Ocre, Ocre, Argent" in alice.locator(".ac-offer.incoming").inner_text()
     shoot_part(alice, "#ac-market", "desktop-fr-market")
+
+
+def test_an_offer_being_written_keeps_what_was_ticked_when_another_player_moves(
+    live_server: str, screens: Any, tmp_path: Path
+) -> None:
+    game_id, seats, (alice, _bruno, carla) = game_of_three(live_server, screens)
+    a, b, c = seats["alice"], seats["bruno"], seats["carla"]
+    state = units(blank(3, {a: "africa", b: "crete", c: "thrace"}), a, {"numidia": 2}, cities=["carthago"])
+    state = units(state, b, {"thebes": 2}, cities=["knossos"])
+    state = units(state, c, {}, cities=["athens"])
+    state = deal(state, a, ["ochre", "ochre", "hides", "wine"])
+    state = deal(state, b, ["salt", "salt", "timber", "grain"])
+    state = deal(state, c, ["iron", "iron", "papyrus"])
+    put_now(tmp_path, game_id, begin(state, "trade"))
+    url = f"{live_server}/games/{game_id}"
+    alice.goto(url)
+    carla.goto(url)
+
+    # Alice is half-way through an offer to Carla: two boxes ticked, a lie chosen, the counter-offer box open
+    form = alice.locator("form.ac-offer-form")
+    form.locator('select[name="to"]').select_option(str(c))
+    rows = form.locator(".ac-give li")
+    values = [rows.nth(i).locator("input").get_attribute("value") for i in range(rows.count())]
+    ticked = [i for i, value in enumerate(values) if value == "ochre"]
+    for index in ticked:
+        rows.nth(index).locator("input[type=checkbox]").check()
+    wine = form.locator('.ac-give li:has(input[value="wine"])')
+    wine.locator("select").select_option("gold")
+    form.locator('select[name="expects[]"]').first.select_option("iron")
+    before = int(alice.locator("#game-status").get_attribute("data-version") or 0)
+
+    # Carla makes an offer to Alice: Alice's page hears of it and redraws the market
+    irons = [("iron", "iron"), ("iron", "iron"), ("papyrus", "papyrus")]
+    make_offer(carla, a, irons, ["ochre", "ochre", "unspecified"])
+    alice.locator(".ac-offer.incoming").wait_for()
+    caught_up(alice, live_server, game_id)
+    assert int(alice.locator("#game-status").get_attribute("data-version") or 0) > before
+
+    form = alice.locator("form.ac-offer-form")
+    assert form.locator('select[name="to"]').input_value() == str(c)
+    boxes = form.locator(".ac-give li input[type=checkbox]")
+    still = [boxes.nth(i).is_checked() for i in range(len(values))]
+    assert still == [i in ticked for i in range(len(values))]
+    assert form.locator('.ac-give li:has(input[value="wine"]) select').input_value() == "gold"
+    assert form.locator('select[name="expects[]"]').first.input_value() == "iron"
+    # the form still posts the game's new version, not the one it was drawn with
+    version = api(alice, live_server, "GET", f"/api/v1/games/{game_id}")["game"]["version"]
+    assert form.locator('input[name="expected_version"]').input_value() == str(version)
+
+    # and the offer made from it is the one Alice prepared
+    wine.locator("input[type=checkbox]").check()
+    form.locator('button[type="submit"]').click()
+    alice.locator(".ac-offer.outgoing").wait_for()
+    assert "Wine → said: Gold" in alice.locator(".ac-offer.outgoing").inner_text()
 
 
 def test_the_shop_s_bill_follows_the_boxes_ticked(live_server: str, screens: Any, tmp_path: Path) -> None:
