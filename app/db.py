@@ -1,14 +1,27 @@
-"""Engine, sessions, the declarative base, the UTC datetime type and an insert that may lose a race."""
+"""Engine, sessions, the declarative base, the UTC datetime type, an insert that may lose a race and an
+insert of many rows in one statement."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import JSON, DateTime, Engine, MetaData, create_engine, event, literal_column
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    Engine,
+    MetaData,
+    Table,
+    create_engine,
+    event,
+    insert,
+    literal_column,
+    text,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
@@ -126,6 +139,38 @@ def insert_ignoring_conflicts(session: Session, table: type[Base], **values: obj
     """INSERT ... ON CONFLICT DO NOTHING RETURNING; True when the row went in (this caller won)."""
     statement = upsert(session, table).values(**values).on_conflict_do_nothing()
     return session.execute(statement.returning(literal_column("1"))).first() is not None
+
+
+def insert_many(session: Session, model: type[Base], rows: Sequence[dict[str, Any]]) -> None:
+    """Rows into `model`'s table, all with the same keys, in one statement. On Postgres it is an INSERT from
+    `unnest` over one array per column: the same SQL whatever the number of rows, so it is prepared once,
+    and no statement per row (an executemany is one per row, even pipelined). Elsewhere, an executemany.
+    Columns the rows leave out get their Python-side default, computed once for all the rows."""
+    if not rows:
+        return
+    table = model.__table__
+    assert isinstance(table, Table)
+    if session.get_bind().dialect.name != "postgresql":
+        session.execute(insert(table), list(rows))
+        return
+    names = list(rows[0])
+    defaults = {
+        column.name: column.default.arg(None) if column.default.is_callable else column.default.arg
+        for column in table.columns
+        if column.name not in names and column.default is not None and not column.primary_key
+    }
+    columns = [*names, *defaults]
+    arrays: dict[str, list[Any]] = {name: [row[name] for row in rows] for name in names}
+    arrays |= {name: [value] * len(rows) for name, value in defaults.items()}
+    casts = []
+    for name in columns:
+        column = table.columns[name]
+        if isinstance(column.type.dialect_impl(session.get_bind().dialect), JSON):
+            arrays[name] = [None if value is None else json.dumps(value) for value in arrays[name]]
+        kind = column.type.compile(dialect=session.get_bind().dialect)
+        casts.append(f"CAST(:{name} AS {kind}[])")
+    statement = f"INSERT INTO {table.name} ({', '.join(columns)}) SELECT * FROM unnest({', '.join(casts)})"
+    session.execute(text(statement), arrays)
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:

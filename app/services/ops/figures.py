@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import event, func, insert, select
+from sqlalchemy import event, func, select
 from sqlalchemy.orm import Session
 
+from app.db import insert_many
 from app.models import Game, OutgoingMail, TimeoutPlayed, WaitRow
 
 ON_TIME = timedelta(minutes=1)  # a timeout played within this of its deadline resolved its phase on time
@@ -97,7 +98,7 @@ PENDING_TIMEOUTS = "ops.timeouts_played"
 def _write_timeouts(session: Session) -> None:
     rows = session.info.pop(PENDING_TIMEOUTS, [])
     if rows:
-        session.execute(insert(TimeoutPlayed), rows)
+        insert_many(session, TimeoutPlayed, rows)
 
 
 def _drop_timeouts(session: Session) -> None:

@@ -8,8 +8,10 @@ below (`watch_order`, `timeout_played`, `live_connection`) and nothing else of t
 
 from __future__ import annotations
 
+import collections
 import contextlib
 from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest, start_http_server
@@ -51,8 +53,38 @@ LIVE_CONNECTIONS = Gauge(
 )
 
 
-def _on_commit(session: Session, action: Callable[[], None]) -> None:
-    event.listen(session, "after_commit", lambda _session: action(), once=True)
+@dataclass
+class _Pending:
+    """What a session's transaction will count when it ends: one pair of listeners per session, however
+    many orders a transaction holds (a sweeper's batch holds a hundred)."""
+
+    on_commit: list[Callable[[], None]] = field(default_factory=list)
+    orders: collections.Counter[tuple[str, str]] = field(default_factory=collections.Counter)
+
+    KEY = "ops.metrics.pending"
+
+    @classmethod
+    def of(cls, session: Session) -> _Pending:
+        pending: _Pending | None = session.info.get(cls.KEY)
+        if pending is None:
+            pending = session.info[cls.KEY] = cls()
+            event.listen(session, "after_commit", pending.committed)
+            event.listen(session, "after_transaction_end", pending.ended)
+        return pending
+
+    def committed(self, _session: Session) -> None:
+        for (game_type, origin), count in self.orders.items():
+            ORDERS_APPLIED.labels(game_type, origin).inc(count)
+        actions, self.on_commit, self.orders = self.on_commit, [], collections.Counter()
+        for action in actions:
+            action()
+
+    def ended(self, _session: Session, transaction: SessionTransaction) -> None:
+        if transaction.parent is not None:  # a savepoint: the outer transaction decides
+            return
+        for (game_type, _origin), count in self.orders.items():
+            ORDERS_REFUSED.labels(game_type).inc(count)
+        self.on_commit, self.orders = [], collections.Counter()
 
 
 def timeout_played(
@@ -60,25 +92,12 @@ def timeout_played(
 ) -> None:
     """A deadline acted on: recorded in the caller's transaction, and timed once that commits."""
     late = figures.record_timeout(session, game_id, seat, deadline_at, now)
-    _on_commit(session, lambda: TIMEOUT_LATENESS.labels(game_type).observe(late))
+    _Pending.of(session).on_commit.append(lambda: TIMEOUT_LATENESS.labels(game_type).observe(late))
 
 
 def watch_order(session: Session, game_type: str, origin: str) -> None:
     """Count an order once its transaction ends: applied if it commits, refused if it ends otherwise."""
-    counted = False
-
-    def count(applied: bool) -> None:
-        nonlocal counted
-        if not counted:
-            counted = True
-            (ORDERS_APPLIED.labels(game_type, origin) if applied else ORDERS_REFUSED.labels(game_type)).inc()
-
-    def ended(_session: Session, transaction: SessionTransaction) -> None:
-        if transaction.parent is None:  # the outermost transaction, not a savepoint
-            count(applied=False)
-
-    _on_commit(session, lambda: count(applied=True))
-    event.listen(session, "after_transaction_end", ended)
+    _Pending.of(session).orders[(game_type, origin)] += 1
 
 
 @contextlib.asynccontextmanager

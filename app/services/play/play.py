@@ -18,6 +18,7 @@ from sqlalchemy import event, func, insert, select, text, update
 from sqlalchemy.orm import Session, contains_eager
 from sqlalchemy.orm.attributes import set_committed_value
 
+from app.db import insert_many
 from app.games import registry
 from app.games.contract import Event, GameRules, RuleError, Wait, is_clock_order
 from app.models import Game, GameEvent, GameOrder, GameRollback, Notification, Seat, User, WaitRow
@@ -239,14 +240,16 @@ def append_events(session: Session, game: Game, events: list[Event], now: dateti
     if not events:
         return
     batch = BatchWrites.of(session)
-    last: Any = (
-        select(func.coalesce(func.max(GameEvent.seq), 0))
-        .where(GameEvent.game_id == game.id)
-        .scalar_subquery()
-    )
+    last: Any
     if batch is not None:
         last = batch.last_event[game.id]
         batch.last_event[game.id] += len(events)
+    else:
+        last = (
+            select(func.coalesce(func.max(GameEvent.seq), 0))
+            .where(GameEvent.game_id == game.id)
+            .scalar_subquery()
+        )
     rows = [
         {
             "game_id": game.id,
@@ -320,8 +323,7 @@ class BatchWrites:
             (GameEvent, self.events),
             (Notification, self.notifications),
         ):
-            if rows:
-                session.execute(insert(model), rows)
+            insert_many(session, model, rows)
         if self.games:
             session.execute(update(Game), list(self.games.values()))  # by primary key, one executemany
             # every version the batch made, not only each game's last: a live page misses none of them
