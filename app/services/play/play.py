@@ -12,9 +12,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import event, func, insert, select, text, update
+from sqlalchemy import Table, bindparam, event, func, insert, select, text, update
 from sqlalchemy.orm import Session, contains_eager
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -236,36 +236,36 @@ def _write_game(session: Session, game: Game) -> None:
 
 
 def append_events(session: Session, game: Game, events: list[Event], now: datetime) -> None:
-    """The events in one INSERT, numbered after the game's last event."""
+    """The events, numbered after the game's last event: one prepared statement run once per event (each
+    run sees the rows of the runs before it), or held back for the batch's one INSERT."""
     if not events:
         return
     batch = BatchWrites.of(session)
-    last: Any
-    if batch is not None:
-        last = batch.last_event[game.id]
-        batch.last_event[game.id] += len(events)
-    else:
-        last = (
-            select(func.coalesce(func.max(GameEvent.seq), 0))
-            .where(GameEvent.game_id == game.id)
-            .scalar_subquery()
-        )
     rows = [
         {
             "game_id": game.id,
-            "seq": last + offset,
             "order_seq": game.version,
             "kind": item.kind,
             "data": item.data,
             "visible_to": sorted(item.to) if item.to is not None else None,
             "created_at": now,
         }
-        for offset, item in enumerate(events, start=1)
+        for item in events
     ]
-    if batch is not None:
-        batch.events += rows
-    else:
-        session.execute(insert(GameEvent).values(rows))
+    if batch is None:
+        session.execute(NEXT_EVENT, [row | {"events_of": game.id} for row in rows])
+        return
+    last = batch.last_event[game.id]
+    batch.last_event[game.id] += len(events)
+    batch.events += [row | {"seq": last + offset} for offset, row in enumerate(rows, start=1)]
+
+
+# One event after the game's last; a fixed statement, so it is compiled once and prepared.
+NEXT_EVENT = insert(cast(Table, GameEvent.__table__)).values(
+    seq=select(func.coalesce(func.max(GameEvent.seq), 0) + 1)
+    .where(GameEvent.game_id == bindparam("events_of"))
+    .scalar_subquery()
+)
 
 
 def notify_news(session: Session, game: Game, events: list[Event], user_id: int | None) -> None:
