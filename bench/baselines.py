@@ -15,7 +15,9 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from sqlalchemy import make_url
+from sqlalchemy import make_url, text
+
+from app.db import make_engine
 
 ROWS = 10_000
 SINGLE_ROW_SCRIPT = "\\set id random(1, 10000)\nUPDATE bench_counter SET n = n + 1 WHERE id = :id;\n"
@@ -178,3 +180,47 @@ def machine() -> str:
         "unknown CPU",
     )
     return f"{os.cpu_count()} CPUs ({model})"
+
+
+def store_finished_games(url: str, games: int) -> None:
+    """Finished games already stored, in bulk: 3 seats (one held by a stored user), 10 orders and 10 events
+    each; the tables the hot paths read grow as they do on a long-lived server."""
+    if games <= 0:
+        return
+    engine = make_engine(url)
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO users (email, display_name, name_key, password_hash, language, time_zone, role,"
+                " session_version, created_at) VALUES ('stored@example.com', 'Stored', 'stored', '-', 'en',"
+                " 'UTC', 'player', 1, now())"
+            )
+        )
+        connection.execute(
+            text(
+                "INSERT INTO games (game_type, name, status, players, options, seed, state, version,"
+                " creator_id, created_at, finished_at, warning_percent, eviction_preset, vote_after)"
+                " SELECT 'fake', 'stored', 'finished', 3, '{}', g, '{}', 10, u.id, now(), now(), 80, 4, 2"
+                " FROM generate_series(1, :games) g, users u WHERE u.email = 'stored@example.com'"
+            ),
+            {"games": games},
+        )
+        connection.execute(
+            text(
+                "INSERT INTO seats (game_id, user_id, number, status, missed_turns, joined_at)"
+                " SELECT g.id, CASE WHEN s = 0 THEN g.creator_id END, s, 'playing', 0, now()"
+                " FROM games g CROSS JOIN generate_series(0, 2) s WHERE g.name = 'stored'"
+            )
+        )
+        for table, columns, values in (
+            ("game_orders", "game_id, seq, seat, origin, payload", "g.id, k, k % 3, 'player', '{}'"),
+            ("game_events", "game_id, seq, order_seq, kind, data", "g.id, k, k, 'stored', '{}'"),
+        ):
+            connection.execute(
+                text(
+                    f"INSERT INTO {table} ({columns}, created_at) SELECT {values}, now()"
+                    " FROM games g CROSS JOIN generate_series(1, 10) k WHERE g.name = 'stored'"
+                )
+            )
+        connection.execute(text("ANALYZE"))
+    engine.dispose()

@@ -14,6 +14,7 @@ Options and their defaults:
     --poll             0.05   seconds between two passes of an idle sweeper (production: `sweep_seconds`)
     --pgbench-seconds  10     length of each pgbench run and of the raw psycopg loop
     --one-by-one              every wait in its own transaction (the sweeper's reference path)
+    --stored-games     1000   finished games stored beforehand (3 seats, 10 orders, 10 events each)
 
 What it prints:
 - the time from the instant the deadlines fell due to the last timeout, and the timeouts per second;
@@ -163,6 +164,7 @@ def main() -> None:
     parser.add_argument("--poll", type=float, default=0.05)
     parser.add_argument("--pgbench-seconds", type=int, default=10)
     parser.add_argument("--one-by-one", action="store_true")
+    parser.add_argument("--stored-games", type=int, default=1000, help="finished games stored beforehand")
     args = parser.parse_args()
     url = args.database_url
     if not url.startswith("postgresql"):
@@ -171,9 +173,10 @@ def main() -> None:
     mode = "one by one" if args.one_by_one else "set-wise"
     print(
         f"{server_facts(url)}; {args.deadlines} deadlines, {args.workers} sweepers, "
-        f"batch {args.batch}, {mode}"
+        f"batch {args.batch}, {mode}; {args.stored_games} finished games stored"
     )
     reset_schema(url)
+    baselines.store_finished_games(url, args.stored_games)
     seed(url, args.deadlines)
     due, cpu, statements = run_sweepers(url, args.workers, args.batch, args.poll, args.one_by_one)
     late = lateness(url, due)

@@ -152,6 +152,9 @@ def main() -> None:
     parser.add_argument("--mails", type=int, default=2000)
     parser.add_argument("--database-url", default="", help="empty: a temporary SQLite file")
     parser.add_argument("--batch", type=int, default=50)
+    parser.add_argument(
+        "--stored-games", type=int, default=1000, help="finished games stored beforehand (Postgres only)"
+    )
     args = parser.parse_args()
 
     sink, port = Sink(), free_port()
@@ -167,6 +170,8 @@ def main() -> None:
             _env_file=None,
         )
         fill(settings, args.mails)
+        if url.startswith("postgresql"):
+            baselines.store_finished_games(url, args.stored_games)
         sent, composing, sending, sample = run_jobs(settings)
         received = sink.count
         baseline = asyncio.run(raw_sends(port, sent, sample))
@@ -174,7 +179,8 @@ def main() -> None:
         controller.stop()
     updates = baselines.raw_update_loop(url, 1, 5.0) if url.startswith("postgresql") else None
     database = "postgres" if url.startswith("postgresql") else "sqlite"
-    print(f"{sent} mails on {database}, batches of {args.batch}; the sink received {received}")
+    stored = f"; {args.stored_games} finished games stored" if database == "postgres" else ""
+    print(f"{sent} mails on {database}, batches of {args.batch}{stored}; the sink received {received}")
     print(f"notifications -> outbox (compose, render, queue): {sent / composing:8.0f} mails/s")
     print(f"outbox -> SMTP sink (claim, send, mark sent):     {sent / sending:8.0f} mails/s")
     print(f"end to end:                                       {sent / (composing + sending):8.0f} mails/s")

@@ -10,8 +10,9 @@ next awaited seat; --two-reads: a GET by the first seat first, as a client that 
 
 It prints: orders/s and its ratio to pgbench's TPC-B-like TPS and to the raw UPDATE + COMMIT loop (same
 number of clients, same duration, same server); p50 and p99 of the POST and of a whole order (GET +
-POST); CPU per order of the web process and of its Postgres backends; and the SQL statements of one
-ordinary order's POST and of one game read, counted in this process on the same database.
+POST); CPU per order of the web process and of its Postgres backends; the SQL statements of one
+ordinary order's POST and of one game read, counted in this process on the same database; and the CPU of
+an order with the app in this process (no HTTP server, one client), beside a raw UPDATE + COMMIT's.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def main() -> None:
         sys.exit("give a Postgres --database-url (or BENCH_DATABASE_URL)")
     print(f"{baselines.machine()}; game={args.game} clients={args.clients} seconds={args.seconds}")
     _empty_database(url)
-    _store_finished_games(url, args.stored_games)
+    baselines.store_finished_games(url, args.stored_games)
     port = _free_port()
     server = _start_server(url, port)
     try:
@@ -76,6 +77,8 @@ def main() -> None:
         server.terminate()
         server.wait(timeout=20)
     order_statements, read_statements = _statements_per_order(url)
+    in_process = _cpu_in_process(url, args.game, args.players)
+    raw_cpu = _raw_update_cpu(url)
     tps = baselines.pgbench_tpcb(url, args.clients, int(args.seconds))
     raw = baselines.raw_update_loop(url, args.clients, args.seconds)
     orders = len(run["order"])
@@ -93,6 +96,11 @@ def main() -> None:
             f"CPU per order: web process {1000 * cpu_app / orders:.1f} ms, "
             f"its Postgres backends {1000 * cpu_db / orders:.1f} ms"
         )
+    lines.append(
+        f"in one process, one client, no HTTP (TestClient): {in_process:.1f} ms of CPU per order "
+        f"(GET + POST, client and app); a raw psycopg UPDATE + COMMIT costs its client {raw_cpu:.3f} ms "
+        f"(ratio {raw_cpu / in_process:.3f})"
+    )
     if tps:
         lines.append(
             f"pgbench TPS (TPC-B-like, {args.clients} clients): {tps:.1f}; "
@@ -111,49 +119,6 @@ def _empty_database(url: str) -> None:
         connection.execute(text("DROP SCHEMA public CASCADE"))
         connection.execute(text("CREATE SCHEMA public"))
     migrate.upgrade(engine)
-    engine.dispose()
-
-
-def _store_finished_games(url: str, games: int) -> None:
-    """Finished games already stored, in bulk: 3 seats, 10 orders and 10 events each."""
-    if games <= 0:
-        return
-    engine = make_engine(url)
-    with engine.begin() as connection:
-        connection.execute(
-            text(
-                "INSERT INTO users (email, display_name, name_key, password_hash, language, time_zone, role,"
-                " session_version, created_at) VALUES ('stored@example.com', 'Stored', 'stored', '-', 'en',"
-                " 'UTC', 'player', 1, now())"
-            )
-        )
-        connection.execute(
-            text(
-                "INSERT INTO games (game_type, name, status, players, options, seed, state, version,"
-                " creator_id, created_at, finished_at, warning_percent, eviction_preset, vote_after)"
-                " SELECT 'fake', 'stored', 'finished', 3, '{}', g, '{}', 10, 1, now(), now(), 80, 4, 2"
-                " FROM generate_series(1, :games) g"
-            ),
-            {"games": games},
-        )
-        connection.execute(
-            text(
-                "INSERT INTO seats (game_id, user_id, number, status, missed_turns, joined_at)"
-                " SELECT g.id, CASE WHEN s = 0 THEN 1 END, s, 'playing', 0, now()"
-                " FROM games g CROSS JOIN generate_series(0, 2) s"
-            )
-        )
-        for table, columns, values in (
-            ("game_orders", "game_id, seq, seat, origin, payload", "g.id, k, k % 3, 'player', '{}'"),
-            ("game_events", "game_id, seq, order_seq, kind, data", "g.id, k, k, 'stored', '{}'"),
-        ):
-            connection.execute(
-                text(
-                    f"INSERT INTO {table} ({columns}, created_at) SELECT {values}, now()"
-                    " FROM games g CROSS JOIN generate_series(1, 10) k"
-                )
-            )
-        connection.execute(text("ANALYZE"))
     engine.dispose()
 
 
@@ -266,7 +231,15 @@ def _app_client(url: str) -> Iterator[Any]:
     from app.main import create_app
     from app.settings import Settings
 
-    settings = Settings(database_url=url, data_dir=Path(tempfile.mkdtemp()), run_jobs=False, _env_file=None)
+    settings = Settings(
+        database_url=url,
+        data_dir=Path(tempfile.mkdtemp()),
+        run_jobs=False,
+        orders_per_minute=1_000_000,
+        signups_per_hour=1_000_000,
+        login_attempts_per_minute=1_000_000,
+        _env_file=None,
+    )
     app = create_app(settings)
     clients: list[Any] = []
 
@@ -297,6 +270,57 @@ def _statements_per_order(url: str) -> tuple[int, int]:
         with counted(app.state.engine) as order:
             mover.post(f"/api/v1/games/{game_id}/orders", json=body, headers=PREFER)
     return len(order), len(read)
+
+
+def _cpu_in_process(url: str, game: str, players: int, orders: int = 300) -> float:
+    """CPU milliseconds per order (the awaited seat's GET, then its POST) with the app and its client in
+    this process: the cost of the code path alone, without the HTTP server, the event loop's hand-offs
+    or the other clients' contention; the median of five rounds."""
+    from tests.test_statement_budget import sign_up
+
+    _empty_database(url)
+    with _app_client(url) as (_app, make):
+        clients = [make() for _ in range(players)]
+        for index, client in enumerate(clients):
+            sign_up(client, f"Cpu{index}")
+        created = clients[0].post("/api/v1/games", json={"game_type": game, "players": players}).json()
+        for client in clients[1:]:
+            client.post(f"/api/v1/games/{created['id']}/join")
+        by_seat = {c.get(f"/api/v1/games/{created['id']}").json()["your_seat"]: c for c in clients}
+        orders_url = f"/api/v1/games/{created['id']}/orders"
+        known = by_seat[0].get(f"/api/v1/games/{created['id']}").json()
+
+        def play(count: int) -> float:
+            nonlocal known
+            started, done = time.process_time(), 0
+            while done < count and known["game"]["status"] == "active" and known["waits"]:
+                seat = known["waits"][0]["seat"]
+                mine = by_seat[seat].get(f"/api/v1/games/{created['id']}").json()
+                wait = next(w for w in mine["waits"] if w["seat"] == seat)
+                body = {"order": wait["default_order"], "expected_version": mine["game"]["version"]}
+                answer = by_seat[seat].post(orders_url, json=body, headers=PREFER)
+                known = answer.json().get("game") or known
+                done += 1
+            return 1000 * (time.process_time() - started) / max(done, 1)
+
+        play(20)  # warm: statements compiled and prepared
+        rounds = sorted(play(orders // 5) for _ in range(5))
+    return rounds[2]
+
+
+def _raw_update_cpu(url: str, count: int = 2000) -> float:
+    """CPU milliseconds a raw psycopg one-row UPDATE + COMMIT costs its client, in this process."""
+    import psycopg
+
+    with psycopg.connect(baselines.libpq_url(url)) as connection:
+        connection.execute("CREATE TEMPORARY TABLE cpu_counter (id int PRIMARY KEY, n int)")
+        connection.execute("INSERT INTO cpu_counter VALUES (1, 0)")
+        connection.commit()
+        started = time.process_time()
+        for _ in range(count):
+            connection.execute("UPDATE cpu_counter SET n = n + 1 WHERE id = %s", (1,), prepare=True)
+            connection.commit()
+        return 1000 * (time.process_time() - started) / count
 
 
 if __name__ == "__main__":
