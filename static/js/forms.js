@@ -90,7 +90,11 @@
       } else if (field.tagName === "SELECT" && field.multiple) {
         Array.prototype.forEach.call(field.options, function (option) { option.selected = mine.indexOf(option.value) >= 0; });
       } else if (mine.length) {
-        field.value = mine.shift();
+        var value = mine.shift();
+        var offered = field.tagName !== "SELECT" || Array.prototype.some.call(field.options, function (option) {
+          return option.value === value;
+        });
+        if (offered) { field.value = value; }  // a choice the new list no longer has: its own default
       }
     });
   }

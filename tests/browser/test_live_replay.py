@@ -1,4 +1,6 @@
-"""A live stream that comes back with `Last-Event-ID` first hears the versions it missed while away."""
+"""A live stream that comes back with `Last-Event-ID` first hears the versions it missed while away; a
+page's first stream, which names with `?since=` the version it was drawn at, hears the moves made while it
+was connecting."""
 
 from __future__ import annotations
 
@@ -9,11 +11,15 @@ import httpx2 as httpx
 from tests.conftest import sign_up
 
 
-def versions_heard(base: str, game_id: int, last_heard: int, count: int) -> list[int]:
+def versions_heard(base: str, game_id: int, last_heard: int, count: int, *, first: bool = False) -> list[int]:
+    """The versions a stream hears, as one coming back (`Last-Event-ID`) or as a page's first (`since`)."""
     heard: list[int] = []
+    url, headers = f"/games/{game_id}/live", {"Last-Event-ID": str(last_heard)}
+    if first:
+        url, headers = f"{url}?since={last_heard}", {}
     with (
         httpx.Client(base_url=base, timeout=httpx.Timeout(10)) as client,
-        client.stream("GET", f"/games/{game_id}/live", headers={"Last-Event-ID": str(last_heard)}) as stream,
+        client.stream("GET", url, headers=headers) as stream,
     ):
         for line in stream.iter_lines():
             if line.startswith("data:"):
@@ -44,5 +50,7 @@ def test_a_stream_back_with_its_last_event_hears_what_it_missed(live_server: str
         assert answer.status_code == 200, answer.text
     current = by_seat[0].get(f"/api/v1/games/{game['id']}").json()["game"]["version"]
     assert versions_heard(live_server, game["id"], current - 3, 3) == [current - 2, current - 1, current]
+    # a page drawn at current - 1 whose stream connects only now hears the move it would have missed
+    assert versions_heard(live_server, game["id"], current - 1, 1, first=True) == [current]
     for client in clients:
         client.close()

@@ -126,7 +126,8 @@ async def game_live(request: Request, game_id: int) -> EventSourceResponse:
     them: news meant for some users only, such as a private message, reaches only their streams.
 
     A stream that comes back with `Last-Event-ID` (a browser's EventSource does it by itself) first hears
-    the versions it missed while it was away, so that a dropped connection loses nothing."""
+    the versions it missed while it was away, so that a dropped connection loses nothing; a page's first
+    stream says with `?since=` the version it was drawn at, for the same reason."""
     viewer = await run_in_threadpool(_stream_viewer, request, game_id)
     last_heard = _last_event_id(request)
 
@@ -152,7 +153,10 @@ def _moved(version: int) -> dict[str, str]:
 
 
 def _last_event_id(request: Request) -> int | None:
-    value = request.headers.get("last-event-id", "")
+    """The last version this stream's page heard: the browser's `Last-Event-ID` when it comes back, else
+    the version the page was drawn at (`?since=`), so that a move made while the page was still
+    connecting its stream is heard too."""
+    value = request.headers.get("last-event-id", "") or request.query_params.get("since", "")
     return int(value) if value.isdigit() and len(value) < 10 else None
 
 
