@@ -475,18 +475,6 @@
     if (event.target.matches && event.target.matches("input[data-ac-lose]")) { losses(); }
   });
 
-  /* The refusal of an order is shown beside the map, not at the top of the page. */
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
-    var place = document.getElementById("ac-refusal");
-    if (!place || !source || !source.closest || !source.closest(".ac")) { return; }
-    if (event.detail.xhr && event.detail.xhr.status >= 400) {
-      event.detail.target = place;
-      event.detail.swapOverride = "innerHTML";
-      event.detail.shouldSwap = true;
-    }
-  });
-
   function boxOf(text) {
     var parts = text.split(/[ ,]+/).map(Number);
     return { x: parts[0], y: parts[1], w: parts[2], h: parts[3] };

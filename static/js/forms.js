@@ -111,26 +111,57 @@
     show(form, Array.prototype.slice.call(flash.children), message.getAttribute("data-field"), null);
   }
 
-  // An htmx form's refusal: the server aims it at #flash; unless another script placed it, it goes here.
+  // Where the refusal of a request from `source` goes: into the place its part of the page names
+  // (`data-refusals` on an ancestor: Advanced Civilization's is beside the map), or beside its form. A live
+  // update may have replaced that form while the request was out: then beside the form now in its place.
+  // False when it has nowhere to go but #flash.
+  function refuse(source, html, submitter) {
+    var parsed = document.createElement("template");
+    parsed.innerHTML = html;
+    var messages = Array.prototype.slice.call(parsed.content.children);
+    var first = parsed.content.querySelector(".error");
+    if (!first || !source || !source.closest) { return false; }
+    var zone = source.closest("[data-refusals]");
+    var place = zone ? document.getElementById(zone.getAttribute("data-refusals")) : null;
+    if (place) {
+      place.replaceChildren.apply(place, messages);
+      place.scrollIntoView({ block: "nearest" });
+      return true;
+    }
+    var form = source.closest("form");
+    if (form && !form.isConnected) { form = twin(form, document) || null; }
+    if (!form) { return false; }
+    show(form, messages, first.getAttribute("data-field"), submitter);
+    return true;
+  }
+
+  // An htmx form's refusal: the server aims it at #flash.
   window.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
     if (!detail.xhr || detail.xhr.status < 400 || !detail.target || detail.target.id !== "flash") { return; }
-    var source = detail.requestConfig && detail.requestConfig.elt;
-    var form = source && source.closest ? source.closest("form") : null;
-    if (!form) { return; }
-    var parsed = document.createElement("template");
-    parsed.innerHTML = detail.serverResponse;
-    var messages = Array.prototype.slice.call(parsed.content.children);
-    var first = parsed.content.querySelector(".error");
-    if (!first) { return; }
-    detail.shouldSwap = false;
-    var trigger = detail.requestConfig.triggeringEvent;
-    show(form, messages, first.getAttribute("data-field"), trigger && trigger.submitter);
+    var trigger = detail.requestConfig && detail.requestConfig.triggeringEvent;
+    if (refuse(detail.requestConfig && detail.requestConfig.elt, detail.serverResponse, trigger && trigger.submitter)) {
+      detail.shouldSwap = false;
+    }
   });
+
+  // The same when the element that sent the request is no longer in the page: htmx would look for #flash
+  // from that element, find nothing and give up with a script error. Heard on the element itself (see
+  // below): the events of an element out of the page never reach the document.
+  function loadedWhileAway(event) {
+    var detail = event.detail;
+    var source = event.currentTarget;
+    if (!detail.xhr || detail.xhr.status < 400 || source.isConnected) { return; }
+    event.preventDefault();
+    if (refuse(source, detail.xhr.responseText, null)) { return; }
+    var flash = document.getElementById("flash");
+    if (flash) { flash.innerHTML = detail.xhr.responseText; }
+  }
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = event.target.closest && event.target.closest("form");
     if (form) { clear(form); }
+    event.target.addEventListener("htmx:beforeOnLoad", loadedWhileAway, { once: true });
   });
 
   // A live update redraws the game's sections while a player may be filling in one of their forms: the new

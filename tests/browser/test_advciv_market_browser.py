@@ -253,6 +253,44 @@ def test_an_offer_being_written_keeps_what_was_ticked_when_another_player_moves(
     assert "Wine → said: Gold" in alice.locator(".ac-offer.outgoing").inner_text()
 
 
+def test_a_refusal_that_comes_back_after_a_live_update_replaced_its_form_still_shows(
+    live_server: str, screens: Any, tmp_path: Path
+) -> None:
+    game_id, seats, (alice, _bruno, carla) = game_of_three(live_server, screens)
+    a, b, c = seats["alice"], seats["bruno"], seats["carla"]
+    state = units(blank(3, {a: "africa", b: "crete", c: "thrace"}), a, {"numidia": 2}, cities=["carthago"])
+    state = units(state, b, {"thebes": 2}, cities=["knossos"])
+    state = units(state, c, {}, cities=["athens"])
+    state = deal(state, a, ["ochre", "ochre", "hides", "wine"])
+    state = deal(state, c, ["iron", "iron", "papyrus"])
+    put_now(tmp_path, game_id, begin(state, "trade"))
+    url = f"{live_server}/games/{game_id}"
+    alice.goto(url)
+    carla.goto(url)
+
+    # Alice sends an offer of two cards (the rules want three); her request is held on the way
+    held: list[Any] = []
+    alice.route(f"**/games/{game_id}/orders", lambda route: held.append(route))
+    form = alice.locator("form.ac-offer-form")
+    form.locator('select[name="to"]').select_option(str(c))
+    form.locator('.ac-give li:has(input[value="ochre"]) input[type=checkbox]').first.check()
+    form.locator('.ac-give li:has(input[value="hides"]) input[type=checkbox]').check()
+    form.locator('button[type="submit"]').click()
+    alice.wait_for_function("() => document.querySelector('form.ac-offer-form.htmx-request') !== null")
+    assert len(held) == 1
+
+    # meanwhile Carla makes an offer to Alice: Alice's page redraws the market, the form that sent is gone
+    irons = [("iron", "iron"), ("iron", "iron"), ("papyrus", "papyrus")]
+    make_offer(carla, a, irons, ["ochre", "ochre", "unspecified"])
+    alice.locator(".ac-offer.incoming").wait_for()
+    held[0].continue_()
+
+    # the refusal still reaches the player, beside the map as every refusal of this game
+    refusal = alice.locator("#ac-refusal .error")
+    refusal.wait_for()
+    assert refusal.inner_text()
+
+
 def test_the_shop_s_bill_follows_the_boxes_ticked(live_server: str, screens: Any, tmp_path: Path) -> None:
     game_id, seats, (alice, bruno, _carla) = game_of_three(live_server, screens)
     a, b, c = seats["alice"], seats["bruno"], seats["carla"]
