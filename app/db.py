@@ -150,7 +150,8 @@ def insert_many(session: Session, model: type[Base], rows: Sequence[dict[str, An
         return
     table = model.__table__
     assert isinstance(table, Table)
-    if session.get_bind().dialect.name != "postgresql":
+    dialect = session.get_bind().dialect
+    if dialect.name != "postgresql":
         session.execute(insert(table), list(rows))
         return
     names = list(rows[0])
@@ -165,9 +166,9 @@ def insert_many(session: Session, model: type[Base], rows: Sequence[dict[str, An
     casts = []
     for name in columns:
         column = table.columns[name]
-        if isinstance(column.type.dialect_impl(session.get_bind().dialect), JSON):
+        if isinstance(column.type.dialect_impl(dialect), JSON):
             arrays[name] = [None if value is None else json.dumps(value) for value in arrays[name]]
-        kind = column.type.compile(dialect=session.get_bind().dialect)
+        kind = column.type.compile(dialect=dialect)
         casts.append(f"CAST(:{name} AS {kind}[])")
     statement = f"INSERT INTO {table.name} ({', '.join(columns)}) SELECT * FROM unnest({', '.join(casts)})"
     session.execute(text(statement), arrays)

@@ -66,7 +66,10 @@ def main() -> None:
     server = _start_server(url, port)
     try:
         base = f"http://127.0.0.1:{port}"
-        tables = [_set_up_game(base, args.game, args.players, index) for index in range(args.clients)]
+        tables = [
+            _set_up_game([_client(base, f"p{index}x{n}") for n in range(args.players)], args.game)
+            for index in range(args.clients)
+        ]
         backends = baselines.backends_of(url)
         tree = baselines.process_tree(server.pid)
         cpu_app, cpu_db = baselines.cpu_seconds(tree), baselines.cpu_seconds(backends)
@@ -164,17 +167,30 @@ def _client(base: str, name: str) -> httpx.Client:
     return client
 
 
-def _set_up_game(base: str, game: str, players: int, index: int) -> tuple[int, dict[int, httpx.Client]]:
-    """The new game's id, and each seat's signed-in client."""
-    clients = [_client(base, f"p{index}x{n}") for n in range(players)]
-    created = clients[0].post("/api/v1/games", json={"game_type": game, "players": players}).json()
+def _set_up_game(clients: list[Any], game: str) -> tuple[int, dict[int, Any]]:
+    """A new game of the signed-up `clients` (the first creates it, the others join): its id, and each
+    seat's client."""
+    created = clients[0].post("/api/v1/games", json={"game_type": game, "players": len(clients)}).json()
     for client in clients[1:]:
         client.post(f"/api/v1/games/{created['id']}/join")
-    by_seat: dict[int, httpx.Client] = {}
+    by_seat: dict[int, Any] = {}
     for client in clients:
         detail = client.get(f"/api/v1/games/{created['id']}").json()
         by_seat[detail["your_seat"]] = client
     return created["id"], by_seat
+
+
+def _awaited_order(
+    table: dict[int, Any], game_id: int, known: dict[str, Any]
+) -> tuple[Any, dict[str, Any]] | None:
+    """The first awaited seat's client and the order it sends, read as a player reads it (the seat's
+    GET: the default order the server shows); None when that read shows the seat no wait."""
+    seat = known["waits"][0]["seat"]
+    mine = table[seat].get(f"/api/v1/games/{game_id}").json()
+    wait = next((w for w in mine["waits"] if w["seat"] == seat), None)
+    if wait is None:
+        return None
+    return table[seat], {"order": wait["default_order"], "expected_version": mine["game"]["version"]}
 
 
 def _run_clients(
@@ -195,16 +211,14 @@ def _run_clients(
                 reads += 1
             if known["game"]["status"] != "active" or not known["waits"]:
                 break
-            seat = known["waits"][0]["seat"]
-            mine = table[seat].get(f"/api/v1/games/{game_id}").json()
+            awaited = _awaited_order(table, game_id, known)
             reads += 1
-            wait = next((w for w in mine["waits"] if w["seat"] == seat), None)
-            if wait is None:  # an answer without the view (a server before it had one): read again
+            if awaited is None:  # an answer without the view (a server before it had one): read again
                 known = table[0].get(f"/api/v1/games/{game_id}").json()
                 continue
-            body = {"order": wait["default_order"], "expected_version": mine["game"]["version"]}
+            mover, body = awaited
             posted = time.perf_counter()
-            answer = table[seat].post(f"/api/v1/games/{game_id}/orders", json=body, headers=PREFER)
+            answer = mover.post(f"/api/v1/games/{game_id}/orders", json=body, headers=PREFER)
             done = time.perf_counter()
             if answer.status_code != 200:
                 break
@@ -283,22 +297,17 @@ def _cpu_in_process(url: str, game: str, players: int, orders: int = 300) -> flo
         clients = [make() for _ in range(players)]
         for index, client in enumerate(clients):
             sign_up(client, f"Cpu{index}")
-        created = clients[0].post("/api/v1/games", json={"game_type": game, "players": players}).json()
-        for client in clients[1:]:
-            client.post(f"/api/v1/games/{created['id']}/join")
-        by_seat = {c.get(f"/api/v1/games/{created['id']}").json()["your_seat"]: c for c in clients}
-        orders_url = f"/api/v1/games/{created['id']}/orders"
-        known = by_seat[0].get(f"/api/v1/games/{created['id']}").json()
+        game_id, by_seat = _set_up_game(clients, game)
+        known = by_seat[0].get(f"/api/v1/games/{game_id}").json()
 
         def play(count: int) -> float:
             nonlocal known
             started, done = time.process_time(), 0
             while done < count and known["game"]["status"] == "active" and known["waits"]:
-                seat = known["waits"][0]["seat"]
-                mine = by_seat[seat].get(f"/api/v1/games/{created['id']}").json()
-                wait = next(w for w in mine["waits"] if w["seat"] == seat)
-                body = {"order": wait["default_order"], "expected_version": mine["game"]["version"]}
-                answer = by_seat[seat].post(orders_url, json=body, headers=PREFER)
+                awaited = _awaited_order(by_seat, game_id, known)
+                assert awaited is not None, "the seat's read shows its wait"
+                mover, body = awaited
+                answer = mover.post(f"/api/v1/games/{game_id}/orders", json=body, headers=PREFER)
                 known = answer.json().get("game") or known
                 done += 1
             return 1000 * (time.process_time() - started) / max(done, 1)

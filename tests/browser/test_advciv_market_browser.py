@@ -57,6 +57,24 @@ def end_embargo(tmp_path: Path, game_id: int) -> None:
     engine.dispose()
 
 
+def market_of_three(
+    live_server: str, screens: Any, tmp_path: Path
+) -> tuple[int, tuple[int, int, int], tuple[Any, Any, Any]]:
+    """Alice (Africa), Bruno (Crete) and Carla (Thrace) in a trade market opening now, with a few cards each:
+    the game's id, their seats and their pages."""
+    game_id, seats, pages = game_of_three(live_server, screens)
+    a, b, c = seats["alice"], seats["bruno"], seats["carla"]
+    state = units(blank(3, {a: "africa", b: "crete", c: "thrace"}), a, {"numidia": 2}, cities=["carthago"])
+    state = units(state, b, {"thebes": 2}, cities=["knossos"])
+    state = units(state, c, {}, cities=["athens"])
+    state = deal(state, a, ["ochre", "ochre", "hides", "wine"])
+    state = deal(state, b, ["salt", "salt", "timber", "grain"])
+    state = deal(state, c, ["iron", "iron", "papyrus"])
+    put_now(tmp_path, game_id, begin(state, "trade"))
+    alice, bruno, carla = pages
+    return game_id, (a, b, c), (alice, bruno, carla)
+
+
 def hand(page: Any, base: str, game_id: int) -> list[str]:
     return sorted(api(page, base, "GET", f"/api/v1/games/{game_id}")["view"]["trade"]["hand"]["cards"])
 
@@ -127,16 +145,7 @@ def make_offer(page: Any, to: int, cards: list[tuple[str, str]], wants: list[str
 def test_a_trade_with_a_lie_waits_for_the_embargo_and_others_read_only_what_was_said(
     live_server: str, screens: Any, tmp_path: Path
 ) -> None:
-    game_id, seats, (alice, bruno, carla) = game_of_three(live_server, screens)
-    a, b, c = seats["alice"], seats["bruno"], seats["carla"]
-    nations = {a: "africa", b: "crete", c: "thrace"}
-    state = units(blank(3, nations), a, {"numidia": 2}, cities=["carthago"])
-    state = units(state, b, {"thebes": 2}, cities=["knossos"])
-    state = units(state, c, {}, cities=["athens"])
-    state = deal(state, a, ["ochre", "ochre", "hides", "wine"])
-    state = deal(state, b, ["salt", "salt", "timber", "grain"])
-    state = deal(state, c, ["iron", "iron", "papyrus"])
-    put_now(tmp_path, game_id, begin(state, "trade"))
+    game_id, (a, b, _c), (alice, bruno, carla) = market_of_three(live_server, screens, tmp_path)
     url = f"{live_server}/games/{game_id}"
     for page in (alice, bruno, carla):
         page.goto(url)
@@ -202,20 +211,12 @@ def test_a_trade_with_a_lie_waits_for_the_embargo_and_others_read_only_what_was_
 def test_an_offer_being_written_keeps_what_was_ticked_when_another_player_moves(
     live_server: str, screens: Any, tmp_path: Path
 ) -> None:
-    game_id, seats, (alice, _bruno, carla) = game_of_three(live_server, screens)
-    a, b, c = seats["alice"], seats["bruno"], seats["carla"]
-    state = units(blank(3, {a: "africa", b: "crete", c: "thrace"}), a, {"numidia": 2}, cities=["carthago"])
-    state = units(state, b, {"thebes": 2}, cities=["knossos"])
-    state = units(state, c, {}, cities=["athens"])
-    state = deal(state, a, ["ochre", "ochre", "hides", "wine"])
-    state = deal(state, b, ["salt", "salt", "timber", "grain"])
-    state = deal(state, c, ["iron", "iron", "papyrus"])
-    put_now(tmp_path, game_id, begin(state, "trade"))
+    game_id, (a, _b, c), (alice, _bruno, carla) = market_of_three(live_server, screens, tmp_path)
     url = f"{live_server}/games/{game_id}"
     alice.goto(url)
     carla.goto(url)
 
-    # Alice is half-way through an offer to Carla: two boxes ticked, a lie chosen, the counter-offer box open
+    # Alice is half-way through an offer to Carla: two boxes ticked, a lie chosen, a card asked for
     form = alice.locator("form.ac-offer-form")
     form.locator('select[name="to"]').select_option(str(c))
     rows = form.locator(".ac-give li")
@@ -256,14 +257,7 @@ def test_an_offer_being_written_keeps_what_was_ticked_when_another_player_moves(
 def test_a_refusal_that_comes_back_after_a_live_update_replaced_its_form_still_shows(
     live_server: str, screens: Any, tmp_path: Path
 ) -> None:
-    game_id, seats, (alice, _bruno, carla) = game_of_three(live_server, screens)
-    a, b, c = seats["alice"], seats["bruno"], seats["carla"]
-    state = units(blank(3, {a: "africa", b: "crete", c: "thrace"}), a, {"numidia": 2}, cities=["carthago"])
-    state = units(state, b, {"thebes": 2}, cities=["knossos"])
-    state = units(state, c, {}, cities=["athens"])
-    state = deal(state, a, ["ochre", "ochre", "hides", "wine"])
-    state = deal(state, c, ["iron", "iron", "papyrus"])
-    put_now(tmp_path, game_id, begin(state, "trade"))
+    game_id, (a, _b, c), (alice, _bruno, carla) = market_of_three(live_server, screens, tmp_path)
     url = f"{live_server}/games/{game_id}"
     alice.goto(url)
     carla.goto(url)
