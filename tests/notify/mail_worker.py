@@ -16,12 +16,12 @@ def main(seconds: float) -> None:
     settings = Settings(_env_file=None)
     engine = make_engine(settings.sqlalchemy_url)
     sessions = session_factory(engine)
-    renderer, transport = EmailRenderer(), mail.transport_for(settings)
+    jobs = mail_jobs.MailJobs(sessions, settings, EmailRenderer(), transport=mail.transport_for(settings))
     print("ready", flush=True)
     stop_at = time.monotonic() + seconds
     while time.monotonic() < stop_at:
-        report = mail_jobs.run_mail_once(sessions, settings, renderer, transport)
-        if not report.delivered and not report.notifications:
+        report = jobs.run()  # as the scheduler runs it: a failed run is logged and the next one retries
+        if report is None or (not report.delivered and not report.notifications):
             time.sleep(settings.mail_every_seconds)
     engine.dispose()
 

@@ -38,14 +38,35 @@ RESETS_PER_USER = 3  # 100 users: 300 more
 
 
 class SlowSink:
-    """Counts Message-IDs; a few milliseconds per mail, so that a batch takes a while to send."""
+    """Counts Message-IDs; a few milliseconds per mail, so that a batch takes a while to send. While held,
+    every mail waits before its answer, so that each worker is caught in the middle of a batch."""
 
     def __init__(self) -> None:
         self.ids: list[str] = []
         self.lock = threading.Lock()
+        self.open = threading.Event()
+        self.open.set()
+        self.held = 0
+
+    def hold(self) -> None:
+        self.open.clear()
+
+    def release(self) -> None:
+        self.open.set()
+
+    def waiting(self) -> int:
+        with self.lock:
+            return self.held
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         await asyncio.sleep(0.004)
+        if not self.open.is_set():
+            with self.lock:
+                self.held += 1
+            while not self.open.is_set():
+                await asyncio.sleep(0.01)
+            with self.lock:
+                self.held -= 1
         for line in envelope.content.split(b"\r\n"):
             if line.lower().startswith(b"message-id:"):
                 with self.lock:
@@ -98,7 +119,7 @@ def _worker(settings: Settings, seconds: float) -> subprocess.Popen[str]:
         "BASE_URL": settings.base_url,
         "DATA_DIR": str(settings.data_dir),
         "MAIL_BATCH_SIZE": "50",
-        "MAIL_LEASE_SECONDS": "4",
+        "MAIL_LEASE_SECONDS": "8",
         "MAIL_RETRY_SECONDS": "1",
         "MAIL_EVERY_SECONDS": "0.1",
     }
@@ -148,11 +169,14 @@ def test_every_mail_arrives_once_through_an_outage_and_a_killed_worker(
     first, second = _worker(up, 120), _worker(up, 120)
     try:
         _wait_for(lambda: sink.count() >= 100, 60)
-        first.send_signal(signal.SIGKILL)  # in the middle of a batch: it had claimed mails it never sent
+        sink.hold()
+        _wait_for(lambda: sink.waiting() == 2, 30)  # both workers wait for an answer, inside a batch
+        first.send_signal(signal.SIGKILL)  # it had claimed mails it never sent, one of them in flight
         first.wait(10)
         leased = _count(
             sessions, OutgoingMail.sent_at.is_(None), OutgoingMail.next_attempt_at > datetime.now(UTC)
         )
+        sink.release()
         assert leased > 0
         _wait_for(lambda: _count(sessions, OutgoingMail.sent_at.is_not(None)) == 500, 90)
     finally:
