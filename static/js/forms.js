@@ -112,7 +112,7 @@
   }
 
   // Where the refusal of a request from `source` goes: into the place its part of the page names
-  // (`data-refusals` on an ancestor: Advanced Civilization's is beside the map), or beside its form. A live
+  // (`data-refusals` on an ancestor: Advanced Civilization's map column has one), or beside its form. A live
   // update may have replaced that form while the request was out: then beside the form now in its place.
   // False when it has nowhere to go but #flash.
   function refuse(source, html, submitter) {

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 from sqlalchemy.orm import Session
 
 from app.db import make_engine
@@ -279,10 +280,13 @@ def test_a_refusal_that_comes_back_after_a_live_update_replaced_its_form_still_s
     alice.locator(".ac-offer.incoming").wait_for()
     held[0].continue_()
 
-    # the refusal still reaches the player, beside the map as every refusal of this game
-    refusal = alice.locator("#ac-refusal .error")
+    # the refusal still reaches the player, beside the offer form now in that one's place, not by the map
+    refusal = alice.locator("#ac-market form.ac-offer-form .refusal .error")
     refusal.wait_for()
+    expect(refusal).to_be_in_viewport()
     assert refusal.inner_text()
+    shoot_part(alice, "#ac-market form.ac-offer-form", "desktop-en-market-refusal")
+    assert alice.locator("#ac-refusal .error").count() == 0
 
 
 def test_the_shop_s_bill_follows_the_boxes_ticked(live_server: str, screens: Any, tmp_path: Path) -> None:
