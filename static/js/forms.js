@@ -237,6 +237,76 @@
   }
 })();
 
+// A player's own order comes back with the game drawn as it is after it, at some version V; the live news of
+// the moves up to V would only draw the same again, so their fetch is skipped. News arrives in commit order
+// and the answer was read after the order's commit, so it covers every news of a version below V and the
+// first news of V itself; a later news of V (a message, a seat taken: they do not move the version) and
+// anything newer are drawn as always. News heard while a post is on its way waits for its answer, or for
+// HELD_MS at most.
+(function () {
+  "use strict";
+  var HELD_MS = 1500;
+  var posting = 0;
+  var drawn = null;  // {version: V, firstHeard: whether V's first news has come} from the last answer
+  var waiting = [];  // the news heard while posting: {version, elt}
+  var timer = null;
+  var fetched = null;  // the newest version whose news was fetched
+
+  function drawnVersion(html) {
+    var found = /id="game-status"[^>]*data-version="(\d+)"/.exec(html || "");
+    return found ? Number(found[1]) : null;
+  }
+
+  function covered(version) {
+    if (drawn === null || version > drawn.version) { return false; }
+    if (version < drawn.version) { return true; }
+    if (drawn.firstHeard) { return false; }
+    drawn.firstHeard = true;
+    return true;
+  }
+
+  // The newest of the news that waited, unless the answer covered all of it.
+  function flush() {
+    clearTimeout(timer);
+    timer = null;
+    var newer = waiting.filter(function (news) { return !covered(news.version); });
+    waiting = [];
+    var last = newer[newer.length - 1];
+    if (last && last.elt.isConnected) { htmx.trigger(last.elt, "sse:moved", { data: String(last.version), held: true }); }
+  }
+
+  document.addEventListener("htmx:beforeSend", function (event) {  // sent: its afterRequest will come
+    var config = event.detail.requestConfig;
+    if (config && config.verb === "post") { posting += 1; }
+  });
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var trigger = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
+    if (!trigger || trigger.type !== "sse:moved" || !trigger.detail) { return; }
+    var version = Number(trigger.detail.data);
+    if (!trigger.detail.held && posting > 0) {
+      waiting.push({ version: version, elt: event.detail.elt });
+      if (timer === null) { timer = setTimeout(flush, HELD_MS); }
+      event.preventDefault();
+    } else if (!trigger.detail.held && covered(version)) {
+      event.preventDefault();
+    } else {
+      fetched = fetched === null ? version : Math.max(fetched, version);
+    }
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var detail = event.detail;
+    if (!detail.requestConfig || detail.requestConfig.verb !== "post") { return; }
+    posting = Math.max(posting - 1, 0);
+    var version = detail.successful && detail.xhr ? drawnVersion(detail.xhr.responseText) : null;
+    if (version !== null && (drawn === null || version > drawn.version)) {
+      drawn = { version: version, firstHeard: fetched !== null && fetched >= version };
+    }
+    if (posting === 0) { flush(); }
+  });
+})();
+
 // The rules of a new password, each marked kept or broken as it is typed (the server checks them again).
 (function () {
   "use strict";
