@@ -6,10 +6,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import Date, Integer, String, cast, literal_column, null, select, text, union_all
 from sqlalchemy.orm import Session
 
 from app import clock
+from app.db import UTCDateTime
 from app.models import AvailabilityWindow, Game, PauseRequest, User
 
 # Pause bounds are local dates; no zone is more than 14 hours from UTC, so two days of margin is plenty.
@@ -37,50 +38,67 @@ def windows_of(session: Session, user_id: int) -> list[clock.Window]:
     return [as_window(row) for row in rows]
 
 
-def availabilities(session: Session, user_ids: Iterable[int]) -> dict[int, clock.Availability]:
-    """Each user's availability (zone and windows), in one query whatever the number of users."""
-    ids = list(user_ids)
-    if not ids:
-        return {}
-    query = (
-        select(User.id, User.time_zone, AvailabilityWindow)
-        .outerjoin(AvailabilityWindow, AvailabilityWindow.user_id == User.id)
-        .where(User.id.in_(ids))
-        .order_by(User.id, AvailabilityWindow.weekday, AvailabilityWindow.start_minute)
-    )
-    zones: dict[int, str] = {}
-    windows: dict[int, list[clock.Window]] = {}
-    for user_id, zone, window in session.execute(query):
-        zones[user_id] = zone
-        found = windows.setdefault(user_id, [])
-        if window is not None:
-            found.append(as_window(window))
-    return {user_id: clock.Availability(zones[user_id], tuple(windows[user_id])) for user_id in zones}
-
-
 def as_pause(row: PauseRequest) -> clock.Pause:
     return clock.Pause(row.first_day, row.last_day, row.zone, row.reason, row.removed_at)
 
 
-def pauses_of(session: Session, user_ids: Iterable[int], since: datetime) -> list[clock.Pause]:
-    """The pauses of these users that may still be in force at or after `since` (cancelled ones too)."""
-    return [pause for _id, _user, pause in _pauses_by_user(session, user_ids, since)]
+UserPauses = dict[int, list[tuple[int, clock.Pause]]]  # user id -> (the pause row's id, the pause)
 
 
-def _pauses_by_user(
+def read_calendars(
     session: Session, user_ids: Iterable[int], since: datetime
-) -> list[tuple[int, int, clock.Pause]]:
-    """(the row's id, its user, the pause), in the order of the rows' ids."""
-    ids = list(user_ids)
+) -> tuple[dict[int, clock.Availability], UserPauses]:
+    """Each user's availability (zone and windows) and the pauses that may still be in force at or after
+    `since` (cancelled ones too), in one query whatever the number of users: the zones, the windows and the
+    pauses as the three parts of one UNION ALL, in columns that each part fills in its own way."""
+    ids = sorted(set(user_ids))
     if not ids:
-        return []
+        return {}, {}
+    users, windows, pauses = User.__table__, AvailabilityWindow.__table__, PauseRequest.__table__
+    number, day, word, moment = (cast(null(), kind) for kind in (Integer, Date, String, UTCDateTime))
+    zones = select(
+        users.c.id, literal_column("0"), number, number, number, day, day, users.c.time_zone, word, moment
+    ).where(users.c.id.in_(ids))
+    weekly = select(
+        windows.c.user_id,
+        literal_column("1"),
+        windows.c.weekday,
+        windows.c.start_minute,
+        windows.c.end_minute,
+        day,
+        day,
+        word,
+        word,
+        moment,
+    ).where(windows.c.user_id.in_(ids))
     earliest_day = (since - _ZONE_MARGIN).date()
-    rows = session.scalars(
-        select(PauseRequest)
-        .where(PauseRequest.user_id.in_(ids), PauseRequest.last_day >= earliest_day)
-        .order_by(PauseRequest.id)
-    )
-    return [(row.id, row.user_id, as_pause(row)) for row in rows]
+    paused = select(
+        pauses.c.user_id,
+        literal_column("2"),
+        pauses.c.id,
+        number,
+        number,
+        pauses.c.first_day,
+        pauses.c.last_day,
+        pauses.c.zone,
+        pauses.c.reason,
+        pauses.c.removed_at,
+    ).where(pauses.c.user_id.in_(ids), pauses.c.last_day >= earliest_day)
+    rows = session.execute(union_all(zones, weekly, paused).order_by(text("1, 2, 3, 4")))
+    zone_of: dict[int, str] = {}
+    weeks: dict[int, list[clock.Window]] = {user_id: [] for user_id in ids}
+    found: UserPauses = {user_id: [] for user_id in ids}
+    for user_id, kind, a, b, c, first_day, last_day, zone, reason, removed_at in rows:
+        if kind == 0:
+            zone_of[user_id] = zone
+        elif kind == 1:
+            weeks[user_id].append(clock.Window(a, clock_time(b), clock_time(c)))
+        else:
+            found[user_id].append((a, clock.Pause(first_day, last_day, zone, reason, removed_at)))
+    available = {
+        user_id: clock.Availability(zone, tuple(weeks[user_id])) for user_id, zone in zone_of.items()
+    }
+    return available, found
 
 
 @dataclass(frozen=True)
@@ -90,17 +108,13 @@ class ClockInputs:
 
     since: datetime
     available: dict[int, clock.Availability]
-    pauses: dict[int, list[tuple[int, clock.Pause]]]  # user id -> (row id, pause)
+    pauses: UserPauses
 
     KEY = "deadlines.clock_inputs"
 
     @classmethod
     def read(cls, session: Session, user_ids: Iterable[int], since: datetime) -> ClockInputs:
-        ids = sorted(set(user_ids))
-        pauses: dict[int, list[tuple[int, clock.Pause]]] = {user_id: [] for user_id in ids}
-        for row_id, user_id, pause in _pauses_by_user(session, ids, since):
-            pauses[user_id].append((row_id, pause))
-        inputs = session.info[cls.KEY] = cls(since, availabilities(session, ids), pauses)
+        inputs = session.info[cls.KEY] = cls(since, *read_calendars(session, user_ids, since))
         return inputs
 
     def close(self, session: Session) -> None:
@@ -143,11 +157,9 @@ def game_clock(session: Session, game: Game, since: datetime) -> GameClock:
     holders = {seat.number: seat.user_id if seat.status == "playing" else None for seat in seats}
     user_ids = [user_id for user_id in holders.values() if user_id is not None]
     held = ClockInputs.held(session, user_ids, since)
-    if held is None:
-        pauses, available = pauses_of(session, user_ids, since), availabilities(session, user_ids)
-    else:
-        pauses = [pause for _id, pause in sorted(p for user_id in user_ids for p in held.pauses[user_id])]
-        available = {user_id: held.available[user_id] for user_id in user_ids if user_id in held.available}
+    available, by_user = (held.available, held.pauses) if held else read_calendars(session, user_ids, since)
+    pauses = [pause for _id, pause in sorted(p for user_id in set(user_ids) for p in by_user[user_id])]
+    available = {user_id: available[user_id] for user_id in user_ids if user_id in available}
     return GameClock(
         game=game,
         limit=time_limit(game),
