@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from pwdlib import PasswordHash
-from sqlalchemy import delete, func, select
+from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -372,14 +372,16 @@ def open_login_session(session: Session, user: User, now: datetime, lifetime: ti
     return key
 
 
+_USER_OF_LOGIN_SESSION = (
+    select(User)
+    .join(LoginSession, LoginSession.user_id == User.id)
+    .where(LoginSession.key_hash == bindparam("key_hash"), LoginSession.expires_at > bindparam("now"))
+)  # built once: every request runs it
+
+
 def user_of_login_session(session: Session, key: str, now: datetime) -> User | None:
     """The user whose session has this key, while it lasts (None once logged out or expired)."""
-    query = (
-        select(User)
-        .join(LoginSession, LoginSession.user_id == User.id)
-        .where(LoginSession.key_hash == _key_hash(key), LoginSession.expires_at > now)
-    )
-    return session.scalar(query)
+    return session.scalar(_USER_OF_LOGIN_SESSION, {"key_hash": _key_hash(key), "now": now})
 
 
 def close_login_session(session: Session, key: str) -> None:

@@ -86,21 +86,25 @@ def submit(
     return Submitted(game, game.version, view_of(game, user, names, rows))
 
 
+# The statements of the hot path are built once, here: building one (and its cache key) at each call costs
+# more than running it from SQLAlchemy's cache.
+_GAME_AND_NAMES = (
+    select(Game, User.id, User.display_name)
+    .outerjoin(Game.seats)
+    .outerjoin(User, User.id == Seat.user_id)
+    .options(contains_eager(Game.seats))
+    .where(Game.id == bindparam("game_id"))
+    .order_by(Seat.joined_at, Seat.id)
+    .execution_options(populate_existing=True)
+)
+_LOCKED_GAME_AND_NAMES = _GAME_AND_NAMES.with_for_update(of=Game)
+
+
 def _game_and_names(session: Session, game_id: int, *, lock: bool) -> tuple[Game, dict[int | None, str]]:
     """The game with its seats and the display names of their holders, in one query (locked: the game's
     row only, as every writer of a game does)."""
-    query = (
-        select(Game, User.id, User.display_name)
-        .outerjoin(Game.seats)
-        .outerjoin(User, User.id == Seat.user_id)
-        .options(contains_eager(Game.seats))
-        .where(Game.id == game_id)
-        .order_by(Seat.joined_at, Seat.id)
-        .execution_options(populate_existing=True)
-    )
-    if lock:
-        query = query.with_for_update(of=Game)
-    rows = session.execute(query).unique().all()
+    query = _LOCKED_GAME_AND_NAMES if lock else _GAME_AND_NAMES
+    rows = session.execute(query, {"game_id": game_id}).unique().all()
     if not rows:
         raise not_found("This game does not exist.")
     names: dict[int | None, str] = {user_id: name for _game, user_id, name in rows if user_id is not None}
@@ -465,8 +469,11 @@ def _publisher(game_id: int, version: int) -> Callable[[Session], None]:
     return lambda _session: live.BUS.publish(game_id, version)
 
 
+_WAIT_ROWS = select(WaitRow).where(WaitRow.game_id == bindparam("game_id")).order_by(WaitRow.seat)
+
+
 def _wait_rows(session: Session, game_id: int) -> list[WaitRow]:
-    return list(session.scalars(select(WaitRow).where(WaitRow.game_id == game_id).order_by(WaitRow.seat)))
+    return list(session.scalars(_WAIT_ROWS, {"game_id": game_id}))
 
 
 # --- reading ----------------------------------------------------------------------------------------
@@ -558,6 +565,15 @@ def view_of(
     return GameView(game, seat, players, members, board, waits, log or [], rolled_back)
 
 
+NO_EVENT_AFTER = 2**31 - 1  # above every event's number: "before" this is the newest page
+_EVENTS_BEFORE = (
+    select(GameEvent)
+    .where(GameEvent.game_id == bindparam("game_id"), GameEvent.seq < bindparam("before"))
+    .order_by(GameEvent.seq.desc())
+    .limit(bindparam("limit"))
+)
+
+
 def visible_log(
     session: Session, game_id: int, seat: int | None, limit: int = LOG_LIMIT, before: int | None = None
 ) -> list[GameEvent]:
@@ -567,10 +583,8 @@ def visible_log(
     Read newest first, a page at a time, so a long game costs no more than a short one."""
     visible: list[GameEvent] = []
     while len(visible) < limit:
-        query = select(GameEvent).where(GameEvent.game_id == game_id)
-        if before is not None:
-            query = query.where(GameEvent.seq < before)
-        page = list(session.scalars(query.order_by(GameEvent.seq.desc()).limit(limit)))
+        wanted = {"game_id": game_id, "before": NO_EVENT_AFTER if before is None else before, "limit": limit}
+        page = list(session.scalars(_EVENTS_BEFORE, wanted))
         visible += [
             row for row in page if row.visible_to is None or (seat is not None and seat in row.visible_to)
         ]
@@ -665,9 +679,13 @@ def state_after(game: Game, orders: list[GameOrder]) -> Any:
     return state
 
 
+_ROLLBACKS = select(GameRollback.to_seq, GameRollback.from_version).where(
+    GameRollback.game_id == bindparam("game_id")
+)
+
+
 def _rollback_ranges(session: Session, game_id: int) -> list[tuple[int, int]]:
-    query = select(GameRollback.to_seq, GameRollback.from_version).where(GameRollback.game_id == game_id)
-    return [(kept, until) for kept, until in session.execute(query)]
+    return [(kept, until) for kept, until in session.execute(_ROLLBACKS, {"game_id": game_id})]
 
 
 def rolled_back_seqs(session: Session, game_id: int) -> frozenset[int]:

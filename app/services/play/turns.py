@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session, aliased
 
 from app.models import Game, Seat, User, WaitRow
@@ -43,22 +43,27 @@ class Turns:
         return sum(1 for game in self.games if game.my_turn)
 
 
+_MINE, _WAITED = aliased(Seat, name="mine"), aliased(Seat, name="waited")
+# Built once: an aliased entity made per call would build its columns again at each call, which cost more
+# than running the query.
+_TURNS = (
+    select(Game.id, Game.name, Game.game_type, Game.status, Game.held_at, _MINE.number)
+    .add_columns(WaitRow.seat, WaitRow.deadline_at, _WAITED.user_id, User.display_name)
+    .join(_MINE, (_MINE.game_id == Game.id) & (_MINE.user_id == bindparam("user_id")))
+    .outerjoin(WaitRow, (WaitRow.game_id == Game.id) & (Game.status == "active"))
+    .outerjoin(
+        _WAITED,
+        (_WAITED.game_id == Game.id) & (_WAITED.number == WaitRow.seat) & (_WAITED.status == "playing"),
+    )
+    .outerjoin(User, User.id == _WAITED.user_id)
+    .where(Game.status.in_(("open", "active")), _MINE.status == "playing")
+    .order_by(Game.id.desc(), WaitRow.seat)
+)
+
+
 def turns_of(session: Session, user: User) -> Turns:
     """The user's forming and running games, most urgent first, in one query (a row per game and wait)."""
-    mine, waited = aliased(Seat), aliased(Seat)
-    rows = session.execute(
-        select(Game.id, Game.name, Game.game_type, Game.status, Game.held_at, mine.number)
-        .add_columns(WaitRow.seat, WaitRow.deadline_at, waited.user_id, User.display_name)
-        .join(mine, (mine.game_id == Game.id) & (mine.user_id == user.id))
-        .outerjoin(WaitRow, (WaitRow.game_id == Game.id) & (Game.status == "active"))
-        .outerjoin(
-            waited,
-            (waited.game_id == Game.id) & (waited.number == WaitRow.seat) & (waited.status == "playing"),
-        )
-        .outerjoin(User, User.id == waited.user_id)
-        .where(Game.status.in_(("open", "active")), mine.status == "playing")
-        .order_by(Game.id.desc(), WaitRow.seat)
-    )
+    rows = session.execute(_TURNS, {"user_id": user.id})
     games: dict[int, GameTurn] = {}
     for game_id, name, game_type, status, held_at, my_seat, seat, deadline, holder, holder_name in rows:
         game = games.setdefault(game_id, GameTurn(game_id, name, game_type, status, held_at is not None))

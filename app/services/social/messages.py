@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, func, or_, select
+from sqlalchemy import ColumnElement, Select, bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
 from app.models import Game, GameMessage, User
@@ -134,19 +134,25 @@ def _notify(
     return readers
 
 
+def _newest_messages(readable: ColumnElement[bool]) -> Select[GameMessage]:
+    query = select(GameMessage).where(GameMessage.game_id == bindparam("game_id"), readable)
+    return query.order_by(GameMessage.id.desc()).limit(bindparam("limit"))
+
+
+# Built once: every game page reads them.
+_BOARD_MESSAGES = _newest_messages(GameMessage.audience.is_(None))
+_SEAT_MESSAGES = _newest_messages(
+    or_(GameMessage.audience.is_(None), GameMessage.audience.contains(bindparam("seat")))
+)
+
+
 def visible_messages(session: Session, game: Game, user: User | None, limit: int = SHOWN) -> list[Shown]:
     """The newest messages the viewer may read: the board, and the private threads of their seat."""
     seat = play.viewer_seat(game, user)
-    readable: ColumnElement[bool] = GameMessage.audience.is_(None)
+    wanted: dict[str, object] = {"game_id": game.id, "limit": limit}
     if seat is not None:
-        readable = or_(readable, GameMessage.audience.contains(f",{seat},"))
-    rows = session.scalars(
-        select(GameMessage)
-        .where(GameMessage.game_id == game.id, readable)
-        .order_by(GameMessage.id.desc())
-        .limit(limit)
-    )
-    messages = list(rows)
+        wanted["seat"] = f",{seat},"
+    messages = list(session.scalars(_SEAT_MESSAGES if seat is not None else _BOARD_MESSAGES, wanted))
     names = _author_names(session, {row.author_id for row in messages})
     return [
         Shown(
