@@ -11,8 +11,9 @@ next awaited seat; --two-reads: a GET by the first seat first, as a client that 
 It prints: orders/s and its ratio to pgbench's TPC-B-like TPS and to the raw UPDATE + COMMIT loop (same
 number of clients, same duration, same server); p50 and p99 of the POST and of a whole order (GET +
 POST); CPU per order of the web process and of its Postgres backends; the SQL statements of one
-ordinary order's POST and of one game read, counted in this process on the same database; and the CPU of
-an order with the app in this process (no HTTP server, one client), beside a raw UPDATE + COMMIT's.
+ordinary order's POST and of one game read, counted in this process on the same database; the CPU of
+an order with the app in this process (no HTTP server, one client), beside a raw UPDATE + COMMIT's; and
+the CPU of a seat's game page, live fragment and API read, the same way.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ def main() -> None:
         server.wait(timeout=20)
     order_statements, read_statements = _statements_per_order(url)
     in_process = _cpu_in_process(url, args.game, args.players)
+    reads = _cpu_of_reads(url, args.game, args.players)
     raw_cpu = _raw_update_cpu(url)
     tps = baselines.pgbench_tpcb(url, args.clients, int(args.seconds))
     raw = baselines.raw_update_loop(url, args.clients, args.seconds)
@@ -103,6 +105,10 @@ def main() -> None:
         f"in one process, one client, no HTTP (TestClient): {in_process:.1f} ms of CPU per order "
         f"(GET + POST, client and app); a raw psycopg UPDATE + COMMIT costs its client {raw_cpu:.3f} ms "
         f"(ratio {raw_cpu / in_process:.3f})"
+    )
+    lines.append(
+        "in one process, CPU per read of a seat: "
+        + ", ".join(f"{name} {milliseconds:.1f} ms" for name, milliseconds in reads.items())
     )
     if tps:
         lines.append(
@@ -315,6 +321,37 @@ def _cpu_in_process(url: str, game: str, players: int, orders: int = 300) -> flo
         play(20)  # warm: statements compiled and prepared
         rounds = sorted(play(orders // 5) for _ in range(5))
     return rounds[2]
+
+
+def _cpu_of_reads(url: str, game: str, players: int, count: int = 200) -> dict[str, float]:
+    """CPU milliseconds of each read a seat's browser makes (the game page, the live fragment it fetches
+    when the game moves, the API's game read), app and client in this process; the median of five rounds."""
+    from tests.test_statement_budget import sign_up
+
+    _empty_database(url)
+    with _app_client(url) as (_app, make):
+        clients = [make() for _ in range(players)]
+        for index, client in enumerate(clients):
+            sign_up(client, f"Reader{index}")
+        game_id, by_seat = _set_up_game(clients, game)
+        reader = by_seat[0]
+        paths = {
+            "page": f"/games/{game_id}",
+            "live fragment": f"/games/{game_id}/fragment",
+            "API read": f"/api/v1/games/{game_id}",
+        }
+
+        def read(path: str, times: int) -> float:
+            started = time.process_time()
+            for _ in range(times):
+                assert reader.get(path).status_code == 200
+            return 1000 * (time.process_time() - started) / times
+
+        found = {}
+        for name, path in paths.items():
+            read(path, 20)  # warm
+            found[name] = sorted(read(path, count // 5) for _ in range(5))[2]
+    return found
 
 
 def _raw_update_cpu(url: str, count: int = 2000) -> float:

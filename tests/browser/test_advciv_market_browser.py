@@ -85,8 +85,9 @@ def shoot_part(page: Any, selector: str, name: str) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     part = page.locator(selector)
     for attempt in range(3):
-        # A move is drawn twice on the mover's page, from the order's answer and again from the live update
-        # that follows it; a section replaced in between is no longer attached, so take it again.
+        # A live update (another player's move, or the mover's own when its news came before the order's
+        # answer and waited longer than the page holds it) may replace the section between two steps; a
+        # section no longer attached is taken again.
         try:
             part.scroll_into_view_if_needed()
             page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
