@@ -9,14 +9,14 @@ from collections import Counter
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.orm import Session, sessionmaker
 
-from app.models import Game, JobRun, Notification, QueueEntry, Seat, User
+from app.models import Game, JobRun, MailSettings, Notification, QueueEntry, Seat, User
 from app.services.errors import ServiceError
 from app.services.jobs import jobs
 from app.services.play import seats
-from app.services.players import friends
+from app.services.players import friends, matchmaking
 from app.services.social import lobby, queue
 from tests.conftest import POSTGRES_URL
 from tests.lobby.helpers import NOW, forming_game, make_users, members, refused, running_game, seat_of
@@ -224,3 +224,23 @@ def test_concurrent_entries_and_joins_never_over_fill_nor_seat_twice(
             select(func.count()).where(Game.status == "open", Game.game_type == "fake")
         )
         assert (open_games or 0) <= 1  # the queue fills forming games before it makes new ones
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not POSTGRES_URL, reason="needs TEST_DATABASE_URL (Postgres)")
+def test_a_seat_check_does_not_wait_for_a_mail_batch_that_refers_to_the_same_user(
+    database_url: str, db: Session, sessions: sessionmaker[Session]
+) -> None:
+    """The mail worker makes users' settings rows in the order of its batch; a join locks its users in id
+    order. Were the join's lock FOR UPDATE, it would wait on the rows' foreign keys and the two could
+    deadlock (seen once in a multi-process run); here it goes through while the batch is still open."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("Postgres only: SQLite has no row locks")
+    (user,) = make_users(db, "Referred")
+    with sessions() as batch, sessions() as join:
+        batch.add(MailSettings(user_id=user.id, digest_hour=8, your_turn_always=False))
+        batch.flush()  # the insert's foreign key check holds a KEY SHARE lock on the user's row
+        join.execute(text("SET LOCAL lock_timeout = '2s'"))
+        matchmaking.lock_users(join, [user.id])  # no wait, no lock timeout
+        join.rollback()
+        batch.rollback()

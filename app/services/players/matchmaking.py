@@ -116,8 +116,13 @@ def standing_of(session: Session, user_id: int) -> Standing:
 
 
 def lock_users(session: Session, user_ids: Iterable[int]) -> None:
+    """Serialise the seat checks of these users, locked in ascending id. On Postgres the lock is FOR NO KEY
+    UPDATE: it excludes the other checks but not the rows that merely refer to a user (a notification, a
+    mail settings row made by the mail worker in the order of its batch), whose foreign key takes a KEY
+    SHARE lock on the user; FOR UPDATE would wait for them and deadlock with such a batch."""
     ids = sorted(set(user_ids))
-    session.execute(select(User.id).where(User.id.in_(ids)).order_by(User.id).with_for_update()).all()
+    locked = select(User.id).where(User.id.in_(ids)).order_by(User.id).with_for_update(key_share=True)
+    session.execute(locked).all()
 
 
 def check_may_sit(
