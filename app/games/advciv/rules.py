@@ -19,8 +19,7 @@ from app.games.advciv.view import view as build_view
 from app.games.contract import N_, Outcome, RuleError, Standing, Wait
 from app.games.kit.legal import awaited
 from app.games.kit.model import evolve
-
-DUMP_VERSION = 1
+from app.games.kit.rules import KitRules
 
 
 class AdvcivOptions(BaseModel):
@@ -53,9 +52,10 @@ class AdvcivOptions(BaseModel):
         return TradeCardOptions(**{name: getattr(self, name) for name in TradeCardOptions.model_fields})
 
 
-class AdvcivRules:
+class AdvcivRules(KitRules[State, Legal]):
     id: str = "advciv"
     title: str = "Advanced Civilization"
+    state_type = State
     min_players: int = 2
     max_players: int = 8
     Options: type[BaseModel] = AdvcivOptions
@@ -92,11 +92,11 @@ class AdvcivRules:
         handle(tx, seat, legal, parsed)
         return Outcome(mark_first_actor(state, tx.state, seat), tx.events)
 
-    def default_order(self, state: State, seat: int) -> Mapping[str, Any]:
-        return self._legal(state, seat).default.model_dump(mode="json")
+    def legal_for(self, state: State, seat: int) -> Legal | None:
+        return legal_for(state, seat)
 
     def sample_order(self, state: State, seat: int, rng: random.Random) -> Mapping[str, Any]:
-        return sample(state, seat, self._legal(state, seat), rng)
+        return sample(state, seat, self.awaited_legal(state, seat), rng)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
@@ -126,17 +126,12 @@ class AdvcivRules:
             for seat in sorted(range(len(totals)), key=lambda seat: (places[seat], seat))
         ]
 
-    def dump(self, state: State) -> dict[str, Any]:
-        return {"version": DUMP_VERSION, **dump(state)}
+    def encode(self, state: State) -> dict[str, Any]:
+        return dump(state)
 
-    def load(self, data: dict[str, Any]) -> State:
-        if data.get("version") != DUMP_VERSION:
-            raise ValueError(f"unknown Advanced Civilization dump version {data.get('version')!r}")
-        state = load({name: value for name, value in data.items() if name != "version"})
+    def decode(self, data: dict[str, Any]) -> State:
+        state = load(data)
         return state if "deck" in data else _before_trade_cards(state)
-
-    def _legal(self, state: State, seat: int) -> Legal:
-        return awaited(legal_for(state, seat))
 
 
 def _before_trade_cards(state: State) -> State:

@@ -17,20 +17,20 @@ from app.games.amunre.sample import sample
 from app.games.amunre.scoring import places, pyramids_of
 from app.games.amunre.tx import Tx
 from app.games.amunre.view import view as build_view
-from app.games.contract import N_, Outcome, RuleError, Standing, Wait
-from app.games.kit.legal import awaited, waits
-from app.games.kit.model import from_json, to_json
-
-DUMP_VERSION = 1
+from app.games.contract import N_, Outcome, RuleError, Standing
+from app.games.kit.legal import awaited
+from app.games.kit.rules import KitRules
 
 
 class AmunReOptions(BaseModel):
     """Amun-Re has no options."""
 
 
-class AmunReRules:
+class AmunReRules(KitRules[State, Legal]):
     id: str = "amunre"
     title: str = "Amun-Re"
+    state_type = State
+    simultaneous = SIMULTANEOUS
     min_players: int = 3
     max_players: int = 5
     Options: type[BaseModel] = AmunReOptions
@@ -40,9 +40,6 @@ class AmunReRules:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Amun-Re is for 3 to 5 players, not {players}")
         return flow.new_game(players, seed)
-
-    def waits(self, state: State) -> list[Wait]:
-        return waits([legal_for(state, seat) for seat in range(len(state.players))], SIMULTANEOUS)
 
     def apply(self, state: State, seat: int, order: Mapping[str, Any]) -> Outcome[State]:
         if state.phase == "over":
@@ -62,11 +59,11 @@ class AmunReRules:
     # Orders a seat may send whether or not the game waits on it: a sale keeps every wait as it is.
     anytime_orders: frozenset[str] = frozenset(ANYTIME)
 
-    def default_order(self, state: State, seat: int) -> Mapping[str, Any]:
-        return self._legal(state, seat).default.model_dump()
+    def legal_for(self, state: State, seat: int) -> Legal | None:
+        return legal_for(state, seat)
 
     def sample_order(self, state: State, seat: int, rng: random.Random) -> Mapping[str, Any]:
-        return sample(self._legal(state, seat), anytime_for(state, seat), rng)
+        return sample(self.awaited_legal(state, seat), anytime_for(state, seat), rng)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
@@ -88,19 +85,6 @@ class AmunReRules:
         if state.phase != "over":
             return None
         return [Standing(seat, place, float(state.players[seat].points)) for seat, place in places(state)]
-
-    def dump(self, state: State) -> dict[str, Any]:
-        data: dict[str, Any] = to_json(state)
-        return {"version": DUMP_VERSION, **data}
-
-    def load(self, data: dict[str, Any]) -> State:
-        if data.get("version") != DUMP_VERSION:
-            raise ValueError(f"unknown Amun-Re dump version {data.get('version')!r}")
-        state: State = from_json(State, data)
-        return state
-
-    def _legal(self, state: State, seat: int) -> Legal:
-        return awaited(legal_for(state, seat))
 
 
 def check(legal: Legal, order: OrderModel) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.games.contract import N_, Outcome, RuleError, Standing, Wait
+from app.games.contract import N_, Outcome, RuleError, Standing
 from app.games.dragonstones import flow
 from app.games.dragonstones.auction import rebid_legal
 from app.games.dragonstones.model import State
@@ -16,20 +16,19 @@ from app.games.dragonstones.orders import Legal, Order, parse_order
 from app.games.dragonstones.phases import check, handle, legal_for, sample
 from app.games.dragonstones.tx import Tx
 from app.games.dragonstones.view import view as build_view
-from app.games.kit.legal import awaited, waits
-from app.games.kit.model import from_json, to_json
-
-DUMP_VERSION = 1
-SIMULTANEOUS = ("bid", "tiebreak")
+from app.games.kit.legal import awaited
+from app.games.kit.rules import KitRules
 
 
 class DragonstonesOptions(BaseModel):
     points_to_win: int = Field(3, ge=2, le=5, description="Points needed to win (the rules say 3).")
 
 
-class DragonstonesRules:
+class DragonstonesRules(KitRules[State, Legal]):
     id: str = "dragonstones"
     title: str = "Dragonstones"
+    state_type = State
+    simultaneous = ("bid", "tiebreak")
     min_players: int = 3
     max_players: int = 6
     Options: type[BaseModel] = DragonstonesOptions
@@ -38,9 +37,6 @@ class DragonstonesRules:
     def new_game(self, options: BaseModel, players: int, seed: int) -> State:
         chosen = DragonstonesOptions.model_validate(options.model_dump())
         return flow.new_game(players, seed, chosen.points_to_win)
-
-    def waits(self, state: State) -> list[Wait]:
-        return waits([legal_for(state, seat) for seat in range(len(state.players))], SIMULTANEOUS)
 
     def apply(self, state: State, seat: int, order: Mapping[str, Any]) -> Outcome[State]:
         if state.winner is not None:
@@ -59,11 +55,11 @@ class DragonstonesRules:
     # Orders a seat may send while the game does not wait on it: a sealed bid changed until the last bid.
     anytime_orders: frozenset[str] = frozenset({"rebid"})
 
-    def default_order(self, state: State, seat: int) -> Mapping[str, Any]:
-        return self._legal(state, seat).default.model_dump()
+    def legal_for(self, state: State, seat: int) -> Legal | None:
+        return legal_for(state, seat)
 
     def sample_order(self, state: State, seat: int, rng: random.Random) -> Mapping[str, Any]:
-        return sample(self._legal(state, seat), rng)
+        return sample(self.awaited_legal(state, seat), rng)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
@@ -91,19 +87,6 @@ class DragonstonesRules:
             place = 2 + sum(1 for other in others if points[other] > points[seat])
             standings.append(Standing(seat, place, float(points[seat])))
         return standings
-
-    def dump(self, state: State) -> dict[str, Any]:
-        data: dict[str, Any] = to_json(state)
-        return {"version": DUMP_VERSION, **data}
-
-    def load(self, data: dict[str, Any]) -> State:
-        if data.get("version") != DUMP_VERSION:
-            raise ValueError(f"unknown Dragonstones dump version {data.get('version')!r}")
-        state: State = from_json(State, data)
-        return state
-
-    def _legal(self, state: State, seat: int) -> Legal:
-        return awaited(legal_for(state, seat))
 
 
 RULES = DragonstonesRules()

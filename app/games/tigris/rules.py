@@ -9,8 +9,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 from pydantic.json_schema import SkipJsonSchema
 
-from app.games.contract import N_, Outcome, RuleError, Standing, Wait
-from app.games.kit.legal import awaited, waits
+from app.games.contract import N_, Outcome, RuleError, Standing
+from app.games.kit.legal import awaited
+from app.games.kit.rules import KitRules
 from app.games.tigris import flow
 from app.games.tigris.model import OFF, RNG_VERSION, State, dump, load
 from app.games.tigris.orders import Legal, Order, parse_order
@@ -18,9 +19,6 @@ from app.games.tigris.phases import check, handle, legal_for, sample
 from app.games.tigris.scoring import final_results
 from app.games.tigris.tx import Tx
 from app.games.tigris.view import view as build_view
-
-DUMP_VERSION = 1
-
 
 TOTAL_TILES = 153
 
@@ -41,9 +39,10 @@ class TigrisOptions(BaseModel):
     rng_version: SkipJsonSchema[int] = Field(RNG_VERSION, ge=0, le=RNG_VERSION)
 
 
-class TigrisRules:
+class TigrisRules(KitRules[State, Legal]):
     id: str = "tigris"
     title: str = "Tigris & Euphrates"
+    state_type = State
     min_players: int = 2
     max_players: int = 4
     Options: type[BaseModel] = TigrisOptions
@@ -57,9 +56,6 @@ class TigrisRules:
         rng_version = chosen.rng_version if stored else 0
         return flow.new_game(players, seed, chosen.english_variant, chosen.open_scoring, rng_version)
 
-    def waits(self, state: State) -> list[Wait]:
-        return waits([legal_for(state, seat) for seat in range(len(state.players))])
-
     def apply(self, state: State, seat: int, order: Mapping[str, Any]) -> Outcome[State]:
         if state.phase == "over":
             raise RuleError("game_over", "The game is over.")
@@ -70,11 +66,11 @@ class TigrisRules:
         handle(tx, seat, parsed)
         return Outcome(tx.state, tx.events)
 
-    def default_order(self, state: State, seat: int) -> Mapping[str, Any]:
-        return self._legal(state, seat).default.model_dump()
+    def legal_for(self, state: State, seat: int) -> Legal | None:
+        return legal_for(state, seat)
 
     def sample_order(self, state: State, seat: int, rng: random.Random) -> Mapping[str, Any]:
-        return sample(state, self._legal(state, seat), rng)
+        return sample(state, self.awaited_legal(state, seat), rng)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
@@ -103,16 +99,11 @@ class TigrisRules:
             for result in sorted(final_results(state), key=lambda result: (result["place"], result["seat"]))
         ]
 
-    def dump(self, state: State) -> dict[str, Any]:
-        return {"version": DUMP_VERSION, **dump(state)}
+    def encode(self, state: State) -> dict[str, Any]:
+        return dump(state)
 
-    def load(self, data: dict[str, Any]) -> State:
-        if data.get("version") != DUMP_VERSION:
-            raise ValueError(f"unknown Tigris & Euphrates dump version {data.get('version')!r}")
+    def decode(self, data: dict[str, Any]) -> State:
         return load(data)
-
-    def _legal(self, state: State, seat: int) -> Legal:
-        return awaited(legal_for(state, seat))
 
 
 RULES = TigrisRules()
