@@ -26,8 +26,9 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -296,14 +297,7 @@ def _cpu_in_process(url: str, game: str, players: int, orders: int = 300) -> flo
     """CPU milliseconds per order (the awaited seat's GET, then its POST) with the app and its client in
     this process: the cost of the code path alone, without the HTTP server, the event loop's hand-offs
     or the other clients' contention; the median of five rounds."""
-    from tests.test_statement_budget import sign_up
-
-    _empty_database(url)
-    with _app_client(url) as (_app, make):
-        clients = [make() for _ in range(players)]
-        for index, client in enumerate(clients):
-            sign_up(client, f"Cpu{index}")
-        game_id, by_seat = _set_up_game(clients, game)
+    with _game_in_process(url, game, players) as (game_id, by_seat):
         known = by_seat[0].get(f"/api/v1/games/{game_id}").json()
 
         def play(count: int) -> float:
@@ -319,21 +313,13 @@ def _cpu_in_process(url: str, game: str, players: int, orders: int = 300) -> flo
             return 1000 * (time.process_time() - started) / max(done, 1)
 
         play(20)  # warm: statements compiled and prepared
-        rounds = sorted(play(orders // 5) for _ in range(5))
-    return rounds[2]
+        return _median_of_five(lambda: play(orders // 5))
 
 
 def _cpu_of_reads(url: str, game: str, players: int, count: int = 200) -> dict[str, float]:
     """CPU milliseconds of each read a seat's browser makes (the game page, the live fragment it fetches
     when the game moves, the API's game read), app and client in this process; the median of five rounds."""
-    from tests.test_statement_budget import sign_up
-
-    _empty_database(url)
-    with _app_client(url) as (_app, make):
-        clients = [make() for _ in range(players)]
-        for index, client in enumerate(clients):
-            sign_up(client, f"Reader{index}")
-        game_id, by_seat = _set_up_game(clients, game)
+    with _game_in_process(url, game, players) as (game_id, by_seat):
         reader = by_seat[0]
         paths = {
             "page": f"/games/{game_id}",
@@ -347,11 +333,28 @@ def _cpu_of_reads(url: str, game: str, players: int, count: int = 200) -> dict[s
                 assert reader.get(path).status_code == 200
             return 1000 * (time.process_time() - started) / times
 
-        found = {}
+        found: dict[str, float] = {}
         for name, path in paths.items():
             read(path, 20)  # warm
-            found[name] = sorted(read(path, count // 5) for _ in range(5))[2]
+            found[name] = _median_of_five(partial(read, path, count // 5))
     return found
+
+
+@contextmanager
+def _game_in_process(url: str, game: str, players: int) -> Iterator[tuple[int, dict[int, Any]]]:
+    """A new game on an empty database, its players' clients by seat, with the app in this process."""
+    from tests.test_statement_budget import sign_up
+
+    _empty_database(url)
+    with _app_client(url) as (_app, make):
+        clients = [make() for _ in range(players)]
+        for index, client in enumerate(clients):
+            sign_up(client, f"Cpu{index}")
+        yield _set_up_game(clients, game)
+
+
+def _median_of_five(measure: Callable[[], float]) -> float:
+    return sorted(measure() for _ in range(5))[2]
 
 
 def _raw_update_cpu(url: str, count: int = 2000) -> float:
