@@ -213,10 +213,11 @@ def test_a_trade_with_a_lie_waits_for_the_embargo_and_others_read_only_what_was_
 def test_an_offer_being_written_keeps_what_was_ticked_when_another_player_moves(
     live_server: str, screens: Any, tmp_path: Path
 ) -> None:
-    game_id, (a, _b, c), (alice, _bruno, carla) = market_of_three(live_server, screens, tmp_path)
+    game_id, (a, _b, c), (alice, bruno, carla) = market_of_three(live_server, screens, tmp_path)
     url = f"{live_server}/games/{game_id}"
     alice.goto(url)
     carla.goto(url)
+    bruno.goto(url)
 
     # Alice is half-way through an offer to Carla: two boxes ticked, a lie chosen, a card asked for
     form = alice.locator("form.ac-offer-form")
@@ -259,10 +260,11 @@ def test_an_offer_being_written_keeps_what_was_ticked_when_another_player_moves(
 def test_a_refusal_that_comes_back_after_a_live_update_replaced_its_form_still_shows(
     live_server: str, screens: Any, tmp_path: Path
 ) -> None:
-    game_id, (a, _b, c), (alice, _bruno, carla) = market_of_three(live_server, screens, tmp_path)
+    game_id, (a, _b, c), (alice, bruno, carla) = market_of_three(live_server, screens, tmp_path)
     url = f"{live_server}/games/{game_id}"
     alice.goto(url)
     carla.goto(url)
+    bruno.goto(url)
 
     # Alice sends an offer of two cards (the rules want three); her request is held on the way
     held: list[Any] = []
@@ -288,6 +290,18 @@ def test_a_refusal_that_comes_back_after_a_live_update_replaced_its_form_still_s
     assert refusal.inner_text()
     shoot_part(alice, "#ac-market form.ac-offer-form", "desktop-en-market-refusal")
     assert alice.locator("#ac-refusal .error").count() == 0
+
+    # on a phone, in French, the refusal of a short offer is on screen beside its form too
+    form = bruno.locator("form.ac-offer-form")
+    form.locator('select[name="to"]').select_option(str(a))
+    form.locator('.ac-give li:has(input[value="salt"]) input[type=checkbox]').first.check()
+    form.locator('.ac-give li:has(input[value="timber"]) input[type=checkbox]').check()
+    form.locator('button[type="submit"]').click()
+    refusal = bruno.locator("#ac-market form.ac-offer-form .refusal .error")
+    refusal.wait_for()
+    expect(refusal).to_be_in_viewport()
+    assert "3" in refusal.inner_text()
+    shoot_part(bruno, "#ac-market form.ac-offer-form", "phone-fr-market-refusal")
 
 
 def test_the_shop_s_bill_follows_the_boxes_ticked(live_server: str, screens: Any, tmp_path: Path) -> None:
