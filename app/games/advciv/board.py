@@ -8,7 +8,9 @@ state refers to areas by that index; orders and views use the stable `key`.
 Boundaries (rules 4.3): `land_neighbours` are the areas across a land boundary (a mixed land and water
 boundary counts, 4.33), the only way tokens move by land. `coast_neighbours` are the areas a ship may
 reach in one step: the land areas across a water boundary and the sea areas touching the area. Only an
-area with a water boundary (a coastal land area, or a sea) can hold a ship.
+area with a water boundary (a coastal land area, or a sea) can hold a ship. `coasts` splits the water
+boundaries of the two-coast areas of Greece (23.57) into their coasts; the data file `coasts.json` is
+empty until an operator reads them from a board (`board_report` says so at start-up).
 
 The drawing data (SVG paths, label points, view box) is loaded only when `polygons()` is first called, so
 that the rules never pay for it.
@@ -114,6 +116,7 @@ class Board:
     seas: tuple[int, ...]  # indices of sea areas
     land_neighbours: tuple[frozenset[int], ...]  # per area index: across a land (or mixed) boundary
     coast_neighbours: tuple[frozenset[int], ...]  # per area index: one ship step away
+    coasts: Mapping[int, tuple[frozenset[int], ...]]  # per two-coast area (23.57): its coasts
     nations: tuple[str, ...]  # the nations of the full map, in A.S.T. order
     nation_info: Mapping[str, Nation]  # every nation, including Italy (played without the Western Extension)
     start_areas: Mapping[str, tuple[int, ...]]  # per nation of the full map
@@ -178,6 +181,7 @@ def _load() -> Board:
     by_key = {row["key"]: i for i, row in enumerate(rows)}
     land_neighbours = tuple(frozenset(by_key[k] for k in row.get("land", ())) for row in rows)
     coast_neighbours = tuple(frozenset(by_key[k] for k in row["water"]) for row in rows)
+    coasts = read_coasts(_read("coasts.json")["areas"], by_key, coast_neighbours)
     land_groups = _groups(list(range(len(land_rows))), land_neighbours)
     islands = {i for group in land_groups if len(group) < ISLAND_GROUP for i in group}
     known, extent, side = _placement(panels_doc)
@@ -237,6 +241,7 @@ def _load() -> Board:
         seas=tuple(range(len(land_rows), len(rows))),
         land_neighbours=land_neighbours,
         coast_neighbours=coast_neighbours,
+        coasts=coasts,
         nations=full.nations,
         nation_info=MappingProxyType(nation_info),
         start_areas=full.start_areas,
@@ -246,6 +251,30 @@ def _load() -> Board:
         unknown_panels=tuple(a.key for a in areas if a.kind == "land" and a.panel is None),
         flood_plains=_groups([a.index for a in areas if a.flood_plain], land_neighbours),
     )
+
+
+def read_coasts(
+    doc: Mapping[str, list[list[str]]],
+    by_key: Mapping[str, int],
+    coast_neighbours: tuple[frozenset[int], ...],
+) -> Mapping[int, tuple[frozenset[int], ...]]:
+    """The two-coast areas (23.57), checked: each coast is a set of the area's water neighbours, an area
+    has two coasts or more, and every water neighbour lies on one of them (or on both)."""
+    coasts: dict[int, tuple[frozenset[int], ...]] = {}
+    for key, sides in doc.items():
+        if key not in by_key:
+            raise ValueError(f"coasts.json: there is no area {key!r}")
+        area = by_key[key]
+        unknown = sorted({k for side in sides for k in side if by_key.get(k) not in coast_neighbours[area]})
+        if unknown:
+            raise ValueError(f"coasts.json: {key} has no water boundary with {', '.join(unknown)}")
+        split = tuple(frozenset(by_key[k] for k in side) for side in sides)
+        if len(split) < 2 or not all(split):
+            raise ValueError(f"coasts.json: {key} needs two coasts or more, none empty")
+        if frozenset().union(*split) != coast_neighbours[area]:
+            raise ValueError(f"coasts.json: every water neighbour of {key} must lie on one of its coasts")
+        coasts[area] = split
+    return MappingProxyType(coasts)
 
 
 def _groups(members: list[int], links: tuple[frozenset[int], ...]) -> tuple[frozenset[int], ...]:
@@ -314,6 +343,16 @@ BOARD: Board = _load()
 
 def board_report() -> list[str]:
     """Facts about the board data worth logging at start-up: what an operator should complete."""
+    lines = _panels_report()
+    if not BOARD.coasts:
+        lines.append(
+            "Advanced Civilization: no two-coast areas given (23.57), so a ship may cross any area from "
+            "coast to coast; list them in app/games/advciv/data/coasts.json."
+        )
+    return lines
+
+
+def _panels_report() -> list[str]:
     if not BOARD.unknown_panels:
         return []
     affected = [

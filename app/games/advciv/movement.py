@@ -8,7 +8,9 @@ ends, or raises `RuleError` with a stable code. The rules as read:
 - with Roadbuilding it may cross a first land area, holding no other player's units, no barbarians and no
   pirate city, into a second; never then onto a ship (§23.31);
 - a ship crosses water boundaries only (the board's `coast_neighbours`), at most 4 areas (Cloth Making 5),
-  open sea only with Astronomy (§23.52–23.54); it may end anywhere it reaches (§23.55);
+  open sea only with Astronomy (§23.52–23.54); it may end anywhere it reaches (§23.55); it leaves a
+  two-coast area (the board's `coasts`) by the coast it entered, and from its starting area by either
+  (§23.57);
 - a ship carries at most 5 tokens, which had not moved this phase; it may take on and set down tokens at
   any number of stops and retrace its path within its allowance (§23.56); every token is set down on land
   before the phase ends, and a token travels on one ship only (§23.51, §23.56). At a stop, tokens land
@@ -50,6 +52,8 @@ class BoardLike(Protocol):
     def land_neighbours(self) -> Sequence[frozenset[int]]: ...
     @property
     def coast_neighbours(self) -> Sequence[frozenset[int]]: ...
+    @property
+    def coasts(self) -> Mapping[int, Sequence[frozenset[int]]]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,25 +109,61 @@ def road_reach(
     return frozenset((near | far) - {origin})
 
 
+# Where a ship is during its move: its area, and the water neighbours it may leave by (None: all of them;
+# in a two-coast area, the coast it entered by, §23.57).
+Afloat = tuple[int, frozenset[int] | None]
+
+
 def sea_distances(
     board: BoardLike, origin: int, *, astronomy: bool, steps: int = 4, in_play: InPlay = None
 ) -> dict[int, int]:
-    """§23.52–23.54: the fewest areas a ship crosses from `origin` to each area it reaches in at most
+    """§23.52–23.57: the fewest areas a ship crosses from `origin` to each area it reaches in at most
     `steps`, origin included at 0; open sea only with Astronomy."""
-    distances = {origin: 0}
-    frontier = [origin]
-    for step in range(1, steps + 1):
-        following = []
-        for area in frontier:
-            for neighbour in board.coast_neighbours[area]:
-                if neighbour in distances or (board.areas[neighbour].open_sea and not astronomy):
+    distances: dict[int, int] = {}
+    for (area, _), crossed in _sail_from(board, {(origin, None): 0}, astronomy, steps, in_play).items():
+        if crossed < distances.get(area, steps + 1):
+            distances[area] = crossed
+    return distances
+
+
+def _sail_from(
+    board: BoardLike,
+    starts: Mapping[Afloat, int],
+    astronomy: bool,
+    steps: int,
+    in_play: InPlay,
+    sides: bool = True,
+) -> dict[Afloat, int]:
+    """Every place afloat a ship reaches from `starts` (each with the areas already crossed), within
+    `steps` crossed in all, with the fewest crossed; `sides=False` ignores the two coasts of §23.57."""
+    best = dict(starts)
+    by_cost: list[list[Afloat]] = [[] for _ in range(steps + 1)]
+    for place, crossed in starts.items():
+        if crossed <= steps:
+            by_cost[crossed].append(place)
+    for crossed in range(steps):
+        for place in by_cost[crossed]:
+            if best[place] != crossed:
+                continue
+            area, exits = place
+            for neighbour in board.coast_neighbours[area] if exits is None else exits:
+                if board.areas[neighbour].open_sea and not astronomy:
                     continue
                 if in_play is not None and neighbour not in in_play:
                     continue
-                distances[neighbour] = step
-                following.append(neighbour)
-        frontier = following
-    return distances
+                entered = (neighbour, _coast_entered(board, neighbour, area) if sides else None)
+                if best.get(entered, steps + 1) > crossed + 1:
+                    best[entered] = crossed + 1
+                    by_cost[crossed + 1].append(entered)
+    return best
+
+
+def _coast_entered(board: BoardLike, area: int, came_from: int) -> frozenset[int] | None:
+    """The water neighbours a ship that entered `area` from `came_from` may leave by (§23.57)."""
+    coasts = board.coasts.get(area)
+    if coasts is None:
+        return None
+    return frozenset().union(*(coast for coast in coasts if came_from in coast))
 
 
 def sea_reach(
@@ -269,32 +309,46 @@ def _sail(
     """Follows one ship's stops; returns where it ends."""
     if not voyage.stops:
         raise RuleError("empty_voyage", "A ship's move needs at least one stop.", field)
-    here, used, aboard = voyage.ship, 0, 0
+    here: dict[Afloat, int] = {(voyage.ship, None): 0}  # where the ship may be, with the areas crossed
+    aboard = 0
     for stop in voyage.stops:
         _check_area(board, stop.area, in_play, field)
-        used += _steps_to(board, here, stop.area, cards, ship_steps(cards) - used, in_play, field)
-        here = stop.area
+        here = _sail_to(board, here, stop.area, cards, in_play, field)
         aboard = _exchange(board, stop, aboard, ledger, field)
     if aboard:
         raise RuleError("tokens_aboard", "Every token must be set down before the phase ends.", field)
-    return here
+    return voyage.stops[-1].area
 
 
-def _steps_to(
-    board: BoardLike, here: int, there: int, cards: Cards, left: int, in_play: InPlay, field: str
-) -> int:
-    """The areas a ship crosses from `here` to `there`, at most `left` (§23.52–23.54)."""
-    astronomy = may_enter_open_sea(cards)
-    distances = sea_distances(board, here, astronomy=astronomy, steps=left, in_play=in_play)
-    if there in distances:
-        return distances[there]
-    if not astronomy and there in sea_distances(board, here, astronomy=True, steps=left, in_play=in_play):
+def _sail_to(
+    board: BoardLike, here: Mapping[Afloat, int], there: int, cards: Cards, in_play: InPlay, field: str
+) -> dict[Afloat, int]:
+    """The ways the ship may be in `there`, coming from `here`, within its allowance (§23.52–23.57)."""
+    astronomy, steps = may_enter_open_sea(cards), ship_steps(cards)
+
+    def arrivals(astronomy: bool, sides: bool = True) -> dict[Afloat, int]:
+        (area, _), *_ = here  # every place in `here` is in one area: the last stop's
+        starts: Mapping[Afloat, int] = here if sides else {(area, None): min(here.values())}
+        reached = _sail_from(board, starts, astronomy, steps, in_play, sides)
+        return {place: crossed for place, crossed in reached.items() if place[0] == there}
+
+    found = arrivals(astronomy)
+    if found:
+        return found
+    if not astronomy and arrivals(True):
         raise RuleError("needs_astronomy", "Only Astronomy lets ships enter open sea.", field)
+    if arrivals(astronomy, sides=False):
+        raise RuleError(
+            "other_coast",
+            "The ship cannot reach %(area)s: it leaves a two-coast area by the coast it entered.",
+            field,
+            {"area": _name(board, there)},
+        )
     raise RuleError(
         "ship_too_far",
         "The ship cannot reach %(area)s: it crosses at most %(steps)s areas.",
         field,
-        {"area": _name(board, there), "steps": ship_steps(cards)},
+        {"area": _name(board, there), "steps": steps},
     )
 
 

@@ -16,6 +16,7 @@ from app.games.advciv.board import (
     PANELS,
     board_report,
     polygons,
+    read_coasts,
 )
 from app.main import create_app
 from app.settings import Settings
@@ -215,7 +216,33 @@ def test_board_report_names_the_unknown_panels() -> None:
         incomplete = [f"({layout.key})" for layout in layouts if not layout.complete]
         assert all(any(name in line for line in report) for name in incomplete)
     else:
-        assert report == []
+        assert not any("panel" in line for line in report)
+
+
+def test_board_report_says_when_no_two_coast_area_is_given() -> None:
+    said = [line for line in board_report() if "coasts.json" in line]
+    assert len(said) == (0 if BOARD.coasts else 1)
+
+
+def test_23_57_the_coasts_file_is_checked_against_the_water_boundaries() -> None:
+    keys = BOARD.by_key
+    water = {"athens", "central_mediterranean", "chalkis", "corinth", "epirus", "ithaka", "thessaly"}
+    assert {BOARD.areas[i].key for i in BOARD.coast_neighbours[keys["delphi"]]} == water
+    east, west = ["athens", "chalkis", "thessaly"], ["central_mediterranean", "corinth", "epirus", "ithaka"]
+    coasts = read_coasts({"delphi": [east, [*west, "athens"]]}, keys, BOARD.coast_neighbours)
+    assert coasts[keys["delphi"]] == (
+        frozenset(keys[k] for k in east),
+        frozenset(keys[k] for k in [*west, "athens"]),
+    )
+    for bad, complaint in (
+        ({"nowhere": [east, west]}, "no area"),
+        ({"delphi": [east, [*west, "sparta"]]}, "no water boundary with sparta"),
+        ({"delphi": [east + west]}, "two coasts"),
+        ({"delphi": [east, []]}, "two coasts"),
+        ({"delphi": [east, west[:-1]]}, "every water neighbour"),
+    ):
+        with pytest.raises(ValueError, match=complaint):
+            read_coasts(bad, keys, BOARD.coast_neighbours)
 
 
 NUMBER = r"-?\d+(?:\.\d+)?"

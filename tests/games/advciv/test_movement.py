@@ -3,11 +3,15 @@
 land:   a — b — c — e          (land boundaries)
 water:  a ~ c (a strait), a ~ sea1 ~ c, sea1 ~ d ~ sea2 ~ h ~ g, sea1 ~ ocean ~ f
 ocean is open sea; d, h, g and f are islands.
+
+The two-coast rule (§23.57) has its own map, ISTHMUS, below.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -49,6 +53,7 @@ class FixtureBoard:
     areas: tuple[FixtureArea, ...]
     land_neighbours: tuple[frozenset[int], ...]
     coast_neighbours: tuple[frozenset[int], ...]
+    coasts: Mapping[int, tuple[frozenset[int], ...]] = field(default_factory=lambda: MappingProxyType({}))
 
 
 LAND = ("a", "b", "c", "e", "d", "h", "g", "f")
@@ -68,11 +73,13 @@ WATER_EDGES = (
 )
 
 
-def _neighbours(edges: tuple[tuple[str, str], ...]) -> tuple[frozenset[int], ...]:
-    found: list[set[int]] = [set() for _ in KEYS]
+def _neighbours(
+    edges: tuple[tuple[str, str], ...], keys: tuple[str, ...] = KEYS
+) -> tuple[frozenset[int], ...]:
+    found: list[set[int]] = [set() for _ in keys]
     for one, two in edges:
-        found[KEYS.index(one)].add(KEYS.index(two))
-        found[KEYS.index(two)].add(KEYS.index(one))
+        found[keys.index(one)].add(keys.index(two))
+        found[keys.index(two)].add(keys.index(one))
     return tuple(frozenset(areas) for areas in found)
 
 
@@ -239,6 +246,81 @@ def test_23_5_a_ship_moves_once_and_only_one_s_own() -> None:
     refused("no_ship", {}, [Voyage(A, (Stop(SEA1),)), Voyage(A, (Stop(C),))], ships=(A,))
     result = plan({}, [Voyage(A, (Stop(SEA1),)), Voyage(A, (Stop(C),))], ships=(A, A))
     assert result.ships == (C, SEA1)
+
+
+# --- §23.57 two-coast areas ----------------------------------------------------------------------------
+#
+# ISTHMUS: the land area "isthmus" (NECK) has a west coast (on the west sea and p) and an east coast
+# (on the east sea and q); the long way round from one sea to the other passes the cape r.
+#
+#     p ~ west ~ r ~ east ~ q        (water boundaries)
+#     p ~ isthmus ~ west | east ~ isthmus ~ q    (its two coasts)
+
+ISTHMUS_KEYS = ("p", "isthmus", "q", "r", "west", "east")
+P, NECK, Q, R, WEST, EAST = range(len(ISTHMUS_KEYS))
+ISTHMUS_WATER = (
+    ("p", "west"),
+    ("p", "isthmus"),
+    ("west", "isthmus"),
+    ("isthmus", "east"),
+    ("isthmus", "q"),
+    ("east", "q"),
+    ("west", "r"),
+    ("r", "east"),
+)
+ISTHMUS = FixtureBoard(
+    areas=tuple(FixtureArea(key, "sea" if key in ("west", "east") else "land") for key in ISTHMUS_KEYS),
+    land_neighbours=tuple(frozenset() for _ in ISTHMUS_KEYS),
+    coast_neighbours=_neighbours(ISTHMUS_WATER, ISTHMUS_KEYS),
+    coasts=MappingProxyType({NECK: (frozenset({P, WEST}), frozenset({Q, EAST}))}),
+)
+
+
+def sail(start: int, *stops: Stop, cards: frozenset[str] = NONE) -> Plan:
+    """One ship's voyage on ISTHMUS, with the tokens it boards standing where they board."""
+    tokens = {stop.area: stop.board for stop in stops if stop.board}
+    return plan_moves(ISTHMUS, tokens, (start,), [Voyage(start, stops)], cards)
+
+
+def test_23_57_a_ship_leaves_a_two_coast_area_by_the_coast_it_entered() -> None:
+    without_coasts = FixtureBoard(ISTHMUS.areas, ISTHMUS.land_neighbours, ISTHMUS.coast_neighbours)
+    assert sea_distances(without_coasts, P, astronomy=False)[Q] == 2  # straight across the isthmus
+    distances = sea_distances(ISTHMUS, P, astronomy=False)
+    assert distances[NECK] == 1 and distances[Q] == 4  # round the cape: west, r, east, q
+    assert sea_reach(ISTHMUS, P, astronomy=False, steps=2) == {WEST, NECK, R}
+    assert sail(P, Stop(P, board=3), Stop(Q, land=3)).tokens == {Q: 3}
+
+
+def test_23_57_a_ship_enters_from_either_coast_and_starts_from_either() -> None:
+    assert sea_distances(ISTHMUS, P, astronomy=False)[NECK] == 1
+    assert sea_distances(ISTHMUS, Q, astronomy=False)[NECK] == 1
+    assert sea_reach(ISTHMUS, NECK, astronomy=False, steps=1) == {P, WEST, Q, EAST}
+
+
+def test_23_57_a_stop_in_the_area_keeps_the_ship_on_its_coast() -> None:
+    stops = (Stop(P, board=2), Stop(NECK, land=1), Stop(Q, land=1))  # 1 area, then 4 round the cape
+    with pytest.raises(RuleError) as caught:
+        sail(P, *stops)
+    error = caught.value
+    assert error.code == "other_coast"
+    assert error.params == {"area": "Q"}
+    result = sail(P, *stops, cards=frozenset({CLOTH_MAKING}))
+    assert result.tokens == {NECK: 1, Q: 1} and result.ships == (Q,)
+    back_west = sail(P, Stop(P, board=2), Stop(NECK, land=1), Stop(WEST), Stop(P, land=1))
+    assert back_west.tokens == {NECK: 1, P: 1}
+
+
+def test_23_57_on_the_real_board_a_coasts_entry_splits_an_area() -> None:
+    keys = REAL.by_key
+    delphi, corinth, chalkis = keys["delphi"], keys["corinth"], keys["chalkis"]
+    east = frozenset(keys[k] for k in ("athens", "chalkis", "thessaly"))
+    split = replace(REAL, coasts=MappingProxyType({delphi: (east, REAL.coast_neighbours[delphi] - east)}))
+    assert sea_distances(REAL, corinth, astronomy=False)[chalkis] == 2  # across Delphi
+    assert sea_distances(split, corinth, astronomy=False)[chalkis] > 2
+    voyage = Voyage(corinth, (Stop(corinth, board=1), Stop(delphi), Stop(chalkis, land=1)))
+    with pytest.raises(RuleError) as caught:
+        plan_moves(split, {corinth: 1}, (corinth,), [voyage], NONE)
+    assert caught.value.code == "other_coast"
 
 
 # --- order and "Done unless threatened" ----------------------------------------------------------------
