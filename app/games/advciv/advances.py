@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from app.games.advciv import cards as civ
@@ -103,6 +104,7 @@ def cart_price(owned: Cards, cart: Iterable[str]) -> int:
     return quote(Holder(owned, (), 0), cart).price
 
 
+@lru_cache(maxsize=4096)  # asked for every seat at every turn's purchases; holdings repeat
 def shop(owned: Cards) -> tuple[ShopLine, ...]:
     """Every card of the catalogue with its price for this holder (the credits shown as one shops, F-T1)
     and why it cannot be bought, if it cannot."""

@@ -137,6 +137,7 @@ def _sail_from(
     """Every place afloat a ship reaches from `starts` (each with the areas already crossed), within
     `steps` crossed in all, with the fewest crossed; `sides=False` ignores the two coasts of §23.57."""
     best = dict(starts)
+    coasts = board.coasts if sides else {}
     by_cost: list[list[Afloat]] = [[] for _ in range(steps + 1)]
     for place, crossed in starts.items():
         if crossed <= steps:
@@ -151,18 +152,16 @@ def _sail_from(
                     continue
                 if in_play is not None and neighbour not in in_play:
                     continue
-                entered = (neighbour, _coast_entered(board, neighbour, area) if sides else None)
+                side = _coast_entered(coasts[neighbour], area) if neighbour in coasts else None
+                entered = (neighbour, side)
                 if best.get(entered, steps + 1) > crossed + 1:
                     best[entered] = crossed + 1
                     by_cost[crossed + 1].append(entered)
     return best
 
 
-def _coast_entered(board: BoardLike, area: int, came_from: int) -> frozenset[int] | None:
-    """The water neighbours a ship that entered `area` from `came_from` may leave by (§23.57)."""
-    coasts = board.coasts.get(area)
-    if coasts is None:
-        return None
+def _coast_entered(coasts: Sequence[frozenset[int]], came_from: int) -> frozenset[int]:
+    """The water neighbours a ship that entered a two-coast area from `came_from` may leave by (§23.57)."""
     return frozenset().union(*(coast for coast in coasts if came_from in coast))
 
 

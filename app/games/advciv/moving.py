@@ -12,6 +12,7 @@ from typing import Any
 
 from app.games.advciv import movement
 from app.games.advciv.board import BOARD
+from app.games.advciv.cards import road_movement
 from app.games.advciv.model import NOBODY, Move, State
 from app.games.advciv.tables import KEYS
 from app.games.contract import RuleError
@@ -90,8 +91,9 @@ def plan(state: State, seat: int, moves: tuple[Move, ...]) -> movement.Plan:
                 )
     nation = state.players[seat]
     tokens = {area: nation.tokens[area] for area in nation.occupied()}
+    roads = blocked(state, seat) if road_movement(nation.cards) else frozenset()  # only roads ask
     return movement.plan_moves(
-        BOARD, tokens, nation.ships, [to_movement(move) for move in moves], nation.cards, blocked(state, seat)
+        BOARD, tokens, nation.ships, [to_movement(move) for move in moves], nation.cards, roads
     )
 
 
