@@ -350,8 +350,7 @@ def finalise_moves(tx: Tx, seat: int) -> None:
     """The seat's moves happen (those still legal, in the order entered); they become public."""
     state = tx.state
     entered = tuple(state.moves[seat])
-    moves = moving.still_legal(state, seat)
-    plan = moving.plan(state, seat, moves)
+    moves, plan = moving.still_legal(state, seat)
     board = [0] * AREAS
     for area, count in plan.tokens.items():
         board[area] = count

@@ -97,20 +97,21 @@ def plan(state: State, seat: int, moves: tuple[Move, ...]) -> movement.Plan:
     )
 
 
-def still_legal(state: State, seat: int) -> tuple[Move, ...]:
-    """The seat's moves that are still legal at its turn, in the order entered: one that became illegal
-    (a road crossing an area entered since) is dropped, the others stand."""
+def still_legal(state: State, seat: int) -> tuple[tuple[Move, ...], movement.Plan]:
+    """The seat's moves that are still legal at its turn, in the order entered, and where they leave
+    everything: one that became illegal (a road crossing an area entered since) is dropped, the others
+    stand."""
     moves = state.moves[seat]
     try:
-        plan(state, seat, moves)
-        return moves
+        return moves, plan(state, seat, moves)
     except RuleError:
         pass
     kept: tuple[Move, ...] = ()
+    found = plan(state, seat, kept)
     for move in moves:
         try:
-            plan(state, seat, (*kept, move))
+            found = plan(state, seat, (*kept, move))
         except RuleError:
             continue
         kept = (*kept, move)
-    return kept
+    return kept, found
