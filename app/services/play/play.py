@@ -76,14 +76,14 @@ def submit(
             "expected_version",
         )
     started_at = wait.started_at if wait is not None and not anytime else None  # the row may restart
-    rows = apply_order(
+    applied = apply_order(
         session, game, seat.number, order, origin="player", user_id=user.id, now=now, waits=rows
     )
     if started_at is not None:
         profiles.record_move(session, user.id, started_at, now)
         absence.reset_missed_turns(session, game, seat)
     session.commit()
-    return Submitted(game, game.version, view_of(game, user, names, rows))
+    return Submitted(game, game.version, view_of(game, user, names, applied.waits, state=applied.state))
 
 
 # The statements of the hot path are built once, here: building one (and its cache key) at each call costs
@@ -168,9 +168,9 @@ def apply_order(
     user_id: int | None,
     now: datetime,
     waits: list[WaitRow] | None = None,
-) -> list[WaitRow]:
+) -> Applied:
     """Apply one order to a locked, running game, inside the caller's transaction; returns the game's
-    waits after it (`waits`: the wait rows, when the caller has read them already).
+    waits and the rules' state after it (`waits`: the wait rows, when the caller has read them already).
 
     `origin`: "player", "timeout", "admin" or "clock" (the rules' `clock_order`, which answers no wait:
     every seat keeps its wait and deadline)."""
@@ -215,7 +215,13 @@ def apply_order(
     if origin == "timeout":
         absence.count_missed_turn(session, game, seat, now)
     _write_game(session, game)
-    return rows
+    return Applied(rows, outcome.state)
+
+
+@dataclass(frozen=True)
+class Applied:
+    waits: list[WaitRow]  # the game's wait rows after the order
+    state: Any  # the rules' state after it, as `rules.load(game.state)` would give it again
 
 
 def _write_game(session: Session, game: Game) -> None:
@@ -543,8 +549,11 @@ def view_of(
     rows: list[WaitRow],
     log: list[GameEvent] | None = None,
     rolled_back: frozenset[int] = frozenset(),
+    *,
+    state: Any = None,
 ) -> GameView:
-    """The view of a game already read: its seats, their holders' names and its wait rows."""
+    """The view of a game already read: its seats, their holders' names and its wait rows (`state`: the
+    rules' state of `game.state`, when the caller holds it already)."""
     seat = viewer_seat(game, user)
     players: list[str | None] = [None] * game.players
     for s in game.seats:
@@ -554,7 +563,8 @@ def view_of(
     waits: list[WaitInfo] = []
     if game.state is not None:
         rules = registry.get(game.game_type)
-        state = rules.load(game.state)
+        if state is None:
+            state = rules.load(game.state)
         board = rules.view(state, seat)
         for row in rows:
             default = rules.default_order(state, row.seat) if row.seat == seat else None
