@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import sqlalchemy as sa
 from alembic import context
@@ -16,7 +16,7 @@ config = context.config
 target_metadata = Base.metadata
 
 
-def render_item(kind: str, obj: Any, autogen_context: Any) -> str | bool:
+def render_item(kind: str, obj: Any, autogen_context: Any) -> str | Literal[False]:
     """Write the app's column types as plain SQLAlchemy types, so migrations never import the app."""
     if kind != "type":
         return False
