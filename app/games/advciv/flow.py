@@ -8,6 +8,7 @@ awaited and what they may send.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable
 
 from app.games.advciv import (
@@ -195,8 +196,7 @@ def begin_expand(tx: Tx) -> None:
         wanted = growth(tx.state, seat)
         stock = tx.player(seat).stock
         if sum(wanted.values()) <= stock:
-            for area, count in wanted.items():
-                tx.place(seat, area, count)
+            tx.place_many(seat, wanted)
             done.append(1)
         else:
             done.append(0 if stock else 1)  # short: the player spreads its stock (§20.3)
@@ -281,8 +281,8 @@ def settle_ships_order(
     nation = tx.player(seat)
     paid_tokens = sum(keep_tokens.values()) + sum(build_tokens.values())
     treasury = sum(keep.values()) + cards.SHIP_COST * sum(build.values()) - paid_tokens
-    for area in set(keep_tokens) | set(build_tokens):
-        tx.place(seat, area, -(keep_tokens.get(area, 0) + build_tokens.get(area, 0)))
+    paid = Counter(keep_tokens) + Counter(build_tokens)
+    tx.place_many(seat, {area: -count for area, count in paid.items()})
     ships = [area for area, count in keep.items() for _ in range(count)]
     ships += [area for area, count in build.items() for _ in range(count)]
     nation = tx.player(seat)

@@ -505,8 +505,7 @@ def _expand_order(tx: Tx, seat: int, order: ExpandOrder) -> None:
             )
     if sum(placed.values()) != tx.player(seat).stock:
         raise RuleError("place_all", "Place every token of your stock.", "areas")
-    for area, count in placed.items():
-        tx.place(seat, area, count)
+    tx.place_many(seat, placed)
     tx.set(done=replaced(tx.state.done, seat, 1))
     tx.emit(
         "population_placed", seat=seat, areas={KEYS[area]: count for area, count in sorted(placed.items())}

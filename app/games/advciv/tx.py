@@ -3,6 +3,8 @@ every count conserved: a token is always in stock, in treasury or on the board."
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from app.games.advciv.model import NOBODY, Nation, State
 from app.games.advciv.tables import KEYS
 from app.games.kit.model import replaced
@@ -12,14 +14,17 @@ from app.games.kit.tx import SeatedTx
 class Tx(SeatedTx[State, Nation]):
     def place(self, seat: int, area: int, count: int) -> None:
         """`count` tokens from stock onto `area` (negative: back to stock)."""
-        if not count:
+        self.place_many(seat, {area: count})
+
+    def place_many(self, seat: int, counts: Mapping[int, int]) -> None:
+        """Tokens from stock onto each area, `counts[area]` of them (negative: back to stock)."""
+        if not any(counts.values()):
             return
         nation = self.player(seat)
-        self.update_player(
-            seat,
-            stock=nation.stock - count,
-            tokens=replaced(nation.tokens, area, nation.tokens[area] + count),
-        )
+        tokens = list(nation.tokens)
+        for area, count in counts.items():
+            tokens[area] += count
+        self.update_player(seat, stock=nation.stock - sum(counts.values()), tokens=tuple(tokens))
 
     def shift(self, seat: int, origin: int, to: int, count: int) -> None:
         """`count` tokens from `origin` to `to` on the board."""
