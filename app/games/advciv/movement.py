@@ -324,19 +324,19 @@ def _sail_to(
 ) -> dict[Afloat, int]:
     """The ways the ship may be in `there`, coming from `here`, within its allowance (§23.52–23.57)."""
     astronomy, steps = may_enter_open_sea(cards), ship_steps(cards)
+    (last_stop, _), *_ = here  # every place in `here` is in one area: the last stop's
+    either_coast: Mapping[Afloat, int] = {(last_stop, None): min(here.values())}
 
-    def arrivals(astronomy: bool, sides: bool = True) -> dict[Afloat, int]:
-        (area, _), *_ = here  # every place in `here` is in one area: the last stop's
-        starts: Mapping[Afloat, int] = here if sides else {(area, None): min(here.values())}
+    def arrivals(starts: Mapping[Afloat, int], astronomy: bool, sides: bool = True) -> dict[Afloat, int]:
         reached = _sail_from(board, starts, astronomy, steps, in_play, sides)
         return {place: crossed for place, crossed in reached.items() if place[0] == there}
 
-    found = arrivals(astronomy)
+    found = arrivals(here, astronomy)
     if found:
         return found
-    if not astronomy and arrivals(True):
+    if not astronomy and arrivals(here, True):
         raise RuleError("needs_astronomy", "Only Astronomy lets ships enter open sea.", field)
-    if arrivals(astronomy, sides=False):
+    if arrivals(either_coast, astronomy, sides=False):
         raise RuleError(
             "other_coast",
             "The ship cannot reach %(area)s: it leaves a two-coast area by the coast it entered.",

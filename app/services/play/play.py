@@ -158,6 +158,12 @@ def _seat_of(game: Game, user: User) -> Seat:
     raise ServiceError("not_your_game", "You do not hold a seat in this game.")
 
 
+@dataclass(frozen=True)
+class Applied:
+    waits: list[WaitRow]  # the game's wait rows after the order
+    state: Any  # the rules' state after it, as `rules.load(game.state)` would give it again
+
+
 def apply_order(
     session: Session,
     game: Game,
@@ -216,12 +222,6 @@ def apply_order(
         absence.count_missed_turn(session, game, seat, now)
     _write_game(session, game)
     return Applied(rows, outcome.state)
-
-
-@dataclass(frozen=True)
-class Applied:
-    waits: list[WaitRow]  # the game's wait rows after the order
-    state: Any  # the rules' state after it, as `rules.load(game.state)` would give it again
 
 
 def _write_game(session: Session, game: Game) -> None:
