@@ -250,12 +250,20 @@ def test_a_player_may_not_send_the_clock_order(db: Session, sessions: sessionmak
 def test_two_sweepers_at_once_end_the_embargo_once(db: Session, sessions: sessionmaker[Session]) -> None:
     users = make_users(db, "Ann", "Ben", "Cat", "Dan")
     game_id = running_game(db, users, game_type="market")
-    start = threading.Barrier(2)
+    start, both_claimed = threading.Barrier(2), threading.Barrier(2)
     reports: list[sweeper.SweepReport] = []
 
     def sweep() -> None:
+        first = [True]
+
+        def hold_first_claim(_now: datetime) -> None:  # neither handles its wait before both have one
+            if first:
+                first.clear()
+                both_claimed.wait(timeout=30)
+
         start.wait()
-        reports.append(sweep_at(sessions, NOW + 12 * HOUR, batch=1))  # one wait a claim: both get some
+        config = sweeper.SweepSettings(batch=1)  # one wait a claim: both get some
+        reports.append(sweeper.sweep(sessions, lambda: NOW + 12 * HOUR, config, on_batch=hold_first_claim))
 
     threads = [threading.Thread(target=sweep) for _ in range(2)]
     for thread in threads:
