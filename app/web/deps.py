@@ -10,11 +10,11 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.templating import Jinja2Templates
-from sqlalchemy.orm import Session, object_session
+from sqlalchemy.orm import Session
 from starlette.responses import Response
 
 from app.db import end_request
-from app.models import User
+from app.models.records import UserFacts, UserRecord
 from app.services.accounts import accounts
 from app.services.errors import ServiceError
 from app.services.ops import logs
@@ -38,6 +38,7 @@ def get_settings(request: Request) -> Settings:
 
 def get_db(request: Request) -> Iterator[Session]:
     with request.app.state.sessions() as session:
+        request.state.db = session  # the session `render` counts the navigation's waiting games in
         yield session
         end_request(session)
 
@@ -57,7 +58,7 @@ AppSettings = Annotated[Settings, Depends(get_settings)]
 Limiter = Annotated[RateLimiter, Depends(get_limiter)]
 
 
-def optional_user(request: Request, session: DB) -> User | None:
+def optional_user(request: Request, session: DB) -> UserRecord | None:
     """The logged-in user: the cookie's session key names a session still open on the server, of a user
     whose session version has not moved since (log out everywhere, a new password, a ban)."""
     key = request.session.get("sid")
@@ -73,31 +74,31 @@ def optional_user(request: Request, session: DB) -> User | None:
     return user
 
 
-def required_user(user: Annotated[User | None, Depends(optional_user)]) -> User:
+def required_user(user: Annotated[UserRecord | None, Depends(optional_user)]) -> UserRecord:
     if user is None:
         raise ServiceError("login_required", "Log in first.")
     return user
 
 
-def moderator_user(user: Annotated[User, Depends(required_user)]) -> User:
+def moderator_user(user: Annotated[UserRecord, Depends(required_user)]) -> UserRecord:
     if not user.is_moderator:
         raise ServiceError("forbidden", "Only moderators may see this.")
     return user
 
 
-def admin_user(user: Annotated[User, Depends(required_user)]) -> User:
+def admin_user(user: Annotated[UserRecord, Depends(required_user)]) -> UserRecord:
     if not user.is_admin:
         raise ServiceError("forbidden", "Only administrators may see this.")
     return user
 
 
-MaybeUser = Annotated[User | None, Depends(optional_user)]
-CurrentUser = Annotated[User, Depends(required_user)]
-ModeratorUser = Annotated[User, Depends(moderator_user)]
-AdminUser = Annotated[User, Depends(admin_user)]
+MaybeUser = Annotated[UserRecord | None, Depends(optional_user)]
+CurrentUser = Annotated[UserRecord, Depends(required_user)]
+ModeratorUser = Annotated[UserRecord, Depends(moderator_user)]
+AdminUser = Annotated[UserRecord, Depends(admin_user)]
 
 
-def log_in(request: Request, session: Session, user: User) -> None:
+def log_in(request: Request, session: Session, user: UserFacts) -> None:
     """A new server-side session (the one this browser had, if any, ends: no fixation)."""
     log_out(request, session)
     settings: Settings = request.app.state.settings
@@ -174,7 +175,7 @@ def public_base_url(request: Request, settings: Settings) -> str:
     return str(request.base_url).rstrip("/")
 
 
-def translator(request: Request, user: User | None) -> Translator:
+def translator(request: Request, user: UserFacts | None) -> Translator:
     settings: Settings = request.app.state.settings
     return Translator(pick_language(request, user.language if user else None, settings.default_language))
 
@@ -182,7 +183,7 @@ def translator(request: Request, user: User | None) -> Translator:
 def render(
     request: Request,
     template: str,
-    user: User | None,
+    user: UserFacts | None,
     context: dict[str, Any] | None = None,
     status_code: int = 200,
 ) -> Response:
@@ -197,13 +198,13 @@ def render(
     if "refusal" not in full_context:
         full_context["refusal"] = refusals.take(request)
     if "turns_waiting" not in full_context:  # a page that read the user's turns gives the count itself
-        full_context["turns_waiting"] = _turns_waiting(user)
+        full_context["turns_waiting"] = _turns_waiting(request, user)
     response = templates.TemplateResponse(request, template, full_context, status_code=status_code)
     response.headers["Content-Language"] = tr.language
     return response
 
 
-def _turns_waiting(user: User | None) -> int:
+def _turns_waiting(request: Request, user: UserFacts | None) -> int:
     """The navigation's count of games waiting on the user, read in the request's own session."""
-    session = object_session(user) if user is not None else None
-    return turns.turns_of(session, user).waiting_on_you if user is not None and session else 0
+    session: Session | None = getattr(request.state, "db", None)
+    return turns.turns_of(session, user).waiting_on_you if user is not None and session is not None else 0

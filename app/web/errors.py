@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
-from app.models import User
+from app.models.records import UserRecord
 from app.services.errors import ServiceError, not_found
 from app.web import refusals
 from app.web.deps import optional_user, render, translator
@@ -117,6 +117,7 @@ def _error_response(
         "field": error.field,
         "status": error.status,
         "details": error.details or {},
+        "turns_waiting": 0,  # not counted: the request's own session may be what failed
     }
     if request.headers.get("hx-request"):  # shown in the page's message area, whatever the form's target
         response = render(request, "partials/error.html", user, context, status_code=error.status)
@@ -132,12 +133,9 @@ def _json_value(value: Any) -> Any:
     return value.isoformat() if isinstance(value, datetime) else value
 
 
-def _user_or_none(request: Request) -> User | None:
+def _user_or_none(request: Request) -> UserRecord | None:
     try:
         with request.app.state.sessions() as session:
-            user = optional_user(request, session)
-            if user is not None:
-                session.expunge(user)
-            return user
+            return optional_user(request, session)
     except Exception:  # the error page must render even when the database is the problem
         return None

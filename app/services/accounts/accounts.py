@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.models import LoginSession, MailSettings, Notification, User
+from app.models.records import USER_COLUMNS, USERS, UserFacts, UserRecord, table_of
 from app.services.accounts import tokens
 from app.services.deadlines import deadlines
 from app.services.errors import ServiceError
@@ -129,12 +130,13 @@ def sign_up(
     return user
 
 
-def queue_address_check(session: Session, user: User, address: str | None = None) -> None:
+def queue_address_check(session: Session, user: UserFacts, address: str | None = None) -> None:
     """A mail with a link that proves the address (the user's, or the new one they asked for) is theirs.
 
     The row keeps which credentials the link is for, so that a mail rendered after a later sign-up replaced
     them is not sent with a link that would confirm the newcomer's password (see `tokens`)."""
-    data = {"email": address or user.email, "credentials": tokens.password_fingerprint(user.password_hash)}
+    credentials = tokens.password_fingerprint(user_row(session, user).password_hash)
+    data = {"email": address or user.email, "credentials": credentials}
     session.add(Notification(user_id=user.id, kind="verify_email", data=data))
 
 
@@ -189,7 +191,7 @@ def request_sign_up(
 
 
 def _tell_owner_of_attempt(
-    session: Session, owner: User, now: datetime, kind: str = "signup_attempt"
+    session: Session, owner: UserFacts, now: datetime, kind: str = "signup_attempt"
 ) -> None:
     """Tell an address's owner that someone tried to use it (a sign-up, another account's address change)."""
     recent = session.scalar(
@@ -220,14 +222,14 @@ def purge_unconfirmed_sign_ups(session: Session, now: datetime) -> int:
     return len(ids)
 
 
-def _confirmed(session: Session, user: User) -> bool:
+def _confirmed(session: Session, user: UserFacts) -> bool:
     """An account made by a sign-up by mail counts once its address is checked (then for good)."""
     if not user.signup_pending:
         return True
     checked = session.get(MailSettings, user.id)
     if checked is None or checked.verified_at is None or checked.verified_email != user.email:
         return False
-    user.signup_pending = False
+    user_row(session, user).signup_pending = False
     session.commit()
     return True
 
@@ -280,7 +282,7 @@ def get_user(session: Session, user_id: int) -> User | None:
 
 
 def update_profile(
-    session: Session, user: User, profile: Profile, now: datetime, current_password: str = ""
+    session: Session, user: UserFacts, profile: Profile, now: datetime, current_password: str = ""
 ) -> User:
     """Save the profile. A new e-mail address needs the current password (a stolen session must not be
     enough to take the account over), then waits for its check (see `ask_for_address`)."""
@@ -289,33 +291,34 @@ def update_profile(
     language = check_language(profile.language)
     zone = check_time_zone(profile.time_zone)
     _refuse_taken_name(session, name, exclude_id=user.id)
-    new_address = is_new_address(user, email)
+    row = user_row(session, user)
+    new_address = is_new_address(row, email)
     if new_address:
-        _require_password(user, current_password)
-    zone_changed = zone != user.time_zone
-    user.display_name, user.language, user.time_zone = name, language, zone
+        _require_password(row, current_password)
+    zone_changed = zone != row.time_zone
+    row.display_name, row.language, row.time_zone = name, language, zone
     if new_address:
-        ask_for_address(session, user, email, now)
+        ask_for_address(session, row, email, now)
     if zone_changed:  # availability windows are read in the user's zone: running deadlines move with it
-        deadlines.recompute_games_of(session, user.id, now)
+        deadlines.recompute_games_of(session, row.id, now)
     session.commit()
-    return user
+    return row
 
 
-def is_new_address(user: User, email: str) -> bool:
+def is_new_address(user: UserFacts, email: str) -> bool:
     """Whether asking for `email` is a change of address (not the current one, nor the one pending)."""
     address = normalise_email(email)
     return address not in (user.email, user.pending_email)
 
 
-def ask_for_address(session: Session, user: User, email: str, now: datetime) -> None:
+def ask_for_address(session: Session, user: UserFacts, email: str, now: datetime) -> None:
     """The user wants `email` as their address: it becomes theirs when they follow the link mailed there.
 
     The answer is the same whoever has the address, so that nobody learns which addresses have accounts:
     the address is pending in every case, but only a free one gets the link; an address another account
     has gets a mail telling its owner instead; a barred one gets nothing.
     """
-    user.pending_email = email
+    user_row(session, user).pending_email = email
     owner = session.scalar(select(User).where(User.email == email))
     if owner is not None:
         _tell_owner_of_attempt(session, owner, now, kind="address_attempt")
@@ -323,7 +326,7 @@ def ask_for_address(session: Session, user: User, email: str, now: datetime) -> 
         queue_address_check(session, user, email)
 
 
-def confirm_address(session: Session, user: User, email: str) -> None:
+def confirm_address(session: Session, user: UserFacts, email: str) -> None:
     """The user followed the link mailed to `email`: it becomes their address (and is checked)."""
     if email == user.email:
         return
@@ -331,7 +334,8 @@ def confirm_address(session: Session, user: User, email: str) -> None:
         raise ServiceError("invalid_token", "This link is invalid or has expired.")
     if session.scalar(select(User.id).where(User.email == email, User.id != user.id)):
         raise ServiceError("email_taken", "Another account has taken this address since you asked for it.")
-    user.email, user.pending_email = email, None
+    row = user_row(session, user)
+    row.email, row.pending_email = email, None
 
 
 def _require_password(user: User, current: str) -> None:
@@ -339,20 +343,22 @@ def _require_password(user: User, current: str) -> None:
         raise ServiceError("bad_credentials", "The current password is wrong.", "current_password")
 
 
-def change_password(session: Session, user: User, current: str, new: str) -> User:
-    _require_password(user, current)
-    check_password(new, user.email, "new_password")
-    user.password_hash = _hasher.hash(new)
-    user.session_version += 1  # every other session ends
+def change_password(session: Session, user: UserFacts, current: str, new: str) -> User:
+    row = user_row(session, user)
+    _require_password(row, current)
+    check_password(new, row.email, "new_password")
+    row.password_hash = _hasher.hash(new)
+    row.session_version += 1  # every other session ends
     session.commit()
-    return user
+    return row
 
 
-def log_out_everywhere(session: Session, user: User) -> User:
-    user.session_version += 1
-    session.execute(delete(LoginSession).where(LoginSession.user_id == user.id))
+def log_out_everywhere(session: Session, user: UserFacts) -> User:
+    row = user_row(session, user)
+    row.session_version += 1
+    session.execute(delete(LoginSession).where(LoginSession.user_id == row.id))
     session.commit()
-    return user
+    return row
 
 
 # --- log-in sessions ---------------------------------------------------------------------------------
@@ -362,7 +368,7 @@ def _key_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def open_login_session(session: Session, user: User, now: datetime, lifetime: timedelta) -> str:
+def open_login_session(session: Session, user: UserFacts, now: datetime, lifetime: timedelta) -> str:
     """A new session for `user`; returns its key, for the cookie (the database keeps only its hash)."""
     key = secrets.token_urlsafe(32)
     session.add(
@@ -372,16 +378,28 @@ def open_login_session(session: Session, user: User, now: datetime, lifetime: ti
     return key
 
 
+LOGIN_SESSIONS = table_of(LoginSession)
 _USER_OF_LOGIN_SESSION = (
-    select(User)
-    .join(LoginSession, LoginSession.user_id == User.id)
-    .where(LoginSession.key_hash == bindparam("key_hash"), LoginSession.expires_at > bindparam("now"))
-)  # built once: every request runs it
+    select(*(USERS.c[name] for name in USER_COLUMNS))
+    .join(LOGIN_SESSIONS, LOGIN_SESSIONS.c.user_id == USERS.c.id)
+    .where(LOGIN_SESSIONS.c.key_hash == bindparam("key_hash"), LOGIN_SESSIONS.c.expires_at > bindparam("now"))
+)  # built once, a Core statement read into a record: every request runs it
 
 
-def user_of_login_session(session: Session, key: str, now: datetime) -> User | None:
+def user_of_login_session(session: Session, key: str, now: datetime) -> UserRecord | None:
     """The user whose session has this key, while it lasts (None once logged out or expired)."""
-    return session.scalar(_USER_OF_LOGIN_SESSION, {"key_hash": _key_hash(key), "now": now})
+    row = session.execute(_USER_OF_LOGIN_SESSION, {"key_hash": _key_hash(key), "now": now}).first()
+    return None if row is None else UserRecord(*row)
+
+
+def user_row(session: Session, user: UserFacts) -> User:
+    """The ORM row of a user read as a record, for a change made through it."""
+    if isinstance(user, User):
+        return user
+    row = session.get(User, user.id)
+    if row is None:
+        raise ServiceError("login_required", "Log in first.")
+    return row
 
 
 def close_login_session(session: Session, key: str) -> None:

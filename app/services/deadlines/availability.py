@@ -15,7 +15,8 @@ from sqlalchemy import delete
 from sqlalchemy.orm import Session
 
 from app import clock
-from app.models import AvailabilityWindow, User
+from app.models import AvailabilityWindow
+from app.models.records import UserFacts
 from app.services.deadlines import deadlines
 from app.services.deadlines.calendars import minute_of
 from app.services.errors import ServiceError
@@ -67,7 +68,7 @@ def check_windows(windows: Sequence[clock.Window]) -> None:
 
 
 def set_windows(
-    session: Session, user: User, windows: Sequence[clock.Window], now: datetime
+    session: Session, user: UserFacts, windows: Sequence[clock.Window], now: datetime
 ) -> list[deadlines.DeadlineChange]:
     """Replace the user's windows; returns the deadlines of their games that moved."""
     check_windows(windows)

@@ -11,7 +11,8 @@ from sqlalchemy.orm import Session
 
 from app import clock
 from app.db import UTCDateTime
-from app.models import AvailabilityWindow, Game, PauseRequest, User
+from app.models import AvailabilityWindow, PauseRequest, User
+from app.models.records import GameFacts
 
 # Pause bounds are local dates; no zone is more than 14 hours from UTC, so two days of margin is plenty.
 _ZONE_MARGIN = timedelta(days=2)
@@ -132,7 +133,7 @@ class ClockInputs:
 class GameClock:
     """What the clock needs to know about one game to compute its deadlines."""
 
-    game: Game
+    game: GameFacts
     limit: timedelta | None
     pauses: list[clock.Pause]  # of every player seated in the game
     holders: dict[int, int | None]  # seat number -> the user holding it, None for an open seat
@@ -147,11 +148,11 @@ class GameClock:
         return {seat: self.seat_availability(seat) for seat in seats}
 
 
-def time_limit(game: Game) -> timedelta | None:
+def time_limit(game: GameFacts) -> timedelta | None:
     return timedelta(hours=game.time_limit_hours) if game.time_limit_hours is not None else None
 
 
-def game_clock(session: Session, game: Game, since: datetime) -> GameClock:
+def game_clock(session: Session, game: GameFacts, since: datetime) -> GameClock:
     """The game's clock inputs; `since` bounds the pauses read (none that ended before it matter)."""
     seats = [seat for seat in game.seats if seat.number is not None]
     holders = {seat.number: seat.user_id if seat.status == "playing" else None for seat in seats}

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from app import clock
 from app.models import Game, Seat, User, WaitRow
+from app.models.records import GameFacts
 from app.services.deadlines import markets
 from app.services.deadlines.calendars import GameClock, game_clock, time_limit
 
@@ -46,7 +47,7 @@ class DeadlineChange:
     after: datetime | None
 
 
-def ladder_of(game: Game) -> clock.AbsenceLadder:
+def ladder_of(game: GameFacts) -> clock.AbsenceLadder:
     return clock.AbsenceLadder(
         warning_percent=game.warning_percent,
         eviction_preset=game.eviction_preset,
@@ -106,7 +107,7 @@ def set_timers(
     row.check_at = None if stopped else earliest(warn, deadline, signal_at)
 
 
-def set_next_checks(session: Session, game: Game, rows: Sequence[WaitRow]) -> None:
+def set_next_checks(session: Session, game: GameFacts, rows: Sequence[WaitRow]) -> None:
     """Each row's next check from its stored timers (after a claim, or a quarantine released): its warning,
     its deadline and, for a market's waits, the clock order's signal."""
     stored = markets.stored_market(session, game.id) if any(row.market for row in rows) else None
@@ -117,7 +118,7 @@ def set_next_checks(session: Session, game: Game, rows: Sequence[WaitRow]) -> No
 
 def start_waits(
     session: Session,
-    game: Game,
+    game: GameFacts,
     started: Sequence[WaitRow],
     now: datetime,
     *,
@@ -150,7 +151,7 @@ def floored(before: datetime | None, after: datetime | None, now: datetime) -> d
     return max(after, min(before, now + RECOMPUTE_NOTICE))
 
 
-def recompute_game(session: Session, game: Game, now: datetime) -> list[DeadlineChange]:
+def recompute_game(session: Session, game: GameFacts, now: datetime) -> list[DeadlineChange]:
     """Recompute every wait of a locked game; returns the deadlines that moved."""
     rows = wait_rows(session, game.id)
     if not rows:
@@ -193,7 +194,7 @@ def recompute_games_of(session: Session, user_id: int, now: datetime) -> list[De
     return changes
 
 
-def restart_seat(session: Session, game: Game, seat: int, now: datetime) -> None:
+def restart_seat(session: Session, game: GameFacts, seat: int, now: datetime) -> None:
     """The seat's waits start afresh now (a replacement's first deadline is a full time limit)."""
     for row in wait_rows(session, game.id):
         if row.seat == seat and not row.market:

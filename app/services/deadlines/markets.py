@@ -20,7 +20,8 @@ from sqlalchemy.orm import Session
 from app import clock
 from app.games import registry
 from app.games.contract import clock_order_of
-from app.models import Game, MarketWindow, WaitRow
+from app.models import MarketWindow, WaitRow
+from app.models.records import GameFacts
 from app.services.deadlines.calendars import GameClock
 
 
@@ -70,7 +71,7 @@ def stored_market(session: Session, game_id: int) -> MarketWindow | None:
     return session.scalar(select(MarketWindow).where(MarketWindow.game_id == game_id))
 
 
-def signal_at(game: Game, stored: MarketWindow | None) -> datetime | None:
+def signal_at(game: GameFacts, stored: MarketWindow | None) -> datetime | None:
     """When the clock must apply the rules' clock order: the embargo's end, until it has been applied."""
     if stored is None or stored.embargo_signalled_at is not None or not registry.known(game.game_type):
         return None
@@ -79,7 +80,7 @@ def signal_at(game: Game, stored: MarketWindow | None) -> datetime | None:
     return as_market(stored).embargo_ends_at
 
 
-def times_of(game: Game, stored: MarketWindow) -> MarketTimes:
+def times_of(game: GameFacts, stored: MarketWindow) -> MarketTimes:
     return MarketTimes(stored.closes_at, signal_at(game, stored))
 
 

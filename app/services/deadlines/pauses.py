@@ -16,7 +16,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app import clock
-from app.models import PauseRequest, User
+from app.models import PauseRequest
+from app.models.records import UserFacts
 from app.services.deadlines import deadlines, notices
 from app.services.deadlines.calendars import as_pause
 from app.services.errors import ServiceError, not_found
@@ -34,12 +35,12 @@ class PauseResult:
     changes: list[deadlines.DeadlineChange]
 
 
-def today_for(user: User, now: datetime) -> date:
+def today_for(user: UserFacts, now: datetime) -> date:
     """The user's local date at `now`."""
     return now.astimezone(ZoneInfo(user.time_zone)).date()
 
 
-def pauses_of(session: Session, user: User) -> list[PauseRequest]:
+def pauses_of(session: Session, user: UserFacts) -> list[PauseRequest]:
     query = select(PauseRequest).where(PauseRequest.user_id == user.id).order_by(PauseRequest.first_day)
     return list(session.scalars(query))
 
@@ -54,7 +55,7 @@ def is_over(row: PauseRequest, now: datetime) -> bool:
     return span is None or span.end <= now
 
 
-def _check_request(session: Session, user: User, first_day: date, last_day: date, now: datetime) -> None:
+def _check_request(session: Session, user: UserFacts, first_day: date, last_day: date, now: datetime) -> None:
     if last_day < first_day:
         raise ServiceError("invalid_input", "A pause ends on or after the day it starts.", "last_day")
     if first_day < today_for(user, now):
@@ -69,7 +70,7 @@ def _check_request(session: Session, user: User, first_day: date, last_day: date
 
 
 def request_pause(
-    session: Session, user: User, first_day: date, last_day: date, reason: str, now: datetime
+    session: Session, user: UserFacts, first_day: date, last_day: date, reason: str, now: datetime
 ) -> PauseResult:
     """Pause all the user's games from `first_day` to `last_day` (whole days in the user's zone)."""
     reason = " ".join(reason.split())
@@ -95,13 +96,13 @@ def request_pause(
     return PauseResult(row, changes)
 
 
-def _tell_the_others(session: Session, user: User, kind: str, data: dict[str, Any]) -> None:
+def _tell_the_others(session: Session, user: UserFacts, kind: str, data: dict[str, Any]) -> None:
     """A notification to the other players of each of the user's running games (the site's "Reason")."""
     for game in deadlines.locked_games(session, deadlines.active_games_of(session, user.id)):
         notices.notify_players(session, game, kind, data, skip=user.id)
 
 
-def remove_pause(session: Session, user: User, pause_id: int, now: datetime) -> PauseResult:
+def remove_pause(session: Session, user: UserFacts, pause_id: int, now: datetime) -> PauseResult:
     """End the pause: cancelled if it has not started, else in force 24 more hours at most."""
     row = session.get(PauseRequest, pause_id)
     if row is None or row.user_id != user.id:
@@ -136,7 +137,7 @@ class PauseInfo:
         return self.status in ("coming", "in_force") and self.removed_at is None
 
 
-def pause_infos(session: Session, user: User, now: datetime) -> list[PauseInfo]:
+def pause_infos(session: Session, user: UserFacts, now: datetime) -> list[PauseInfo]:
     return [_info(row, now) for row in pauses_of(session, user)]
 
 

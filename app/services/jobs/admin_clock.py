@@ -8,7 +8,8 @@ from datetime import datetime, timedelta
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from app.models import Game, User, WaitRow
+from app.models import Game, WaitRow
+from app.models.records import UserFacts
 from app.services.deadlines import deadlines, notices, outage
 from app.services.errors import ServiceError
 from app.services.play import seats
@@ -43,12 +44,12 @@ class ClockReport:
     quarantined: list[QuarantinedGame]
 
 
-def require_admin(user: User) -> None:
+def require_admin(user: UserFacts) -> None:
     if not user.is_admin:
         raise ServiceError("forbidden", "Only administrators may see this.")
 
 
-def clock_report(session: Session, user: User, now: datetime) -> ClockReport:
+def clock_report(session: Session, user: UserFacts, now: datetime) -> ClockReport:
     require_admin(user)
     late_query = (
         select(WaitRow, Game.name)
@@ -71,7 +72,7 @@ def clock_report(session: Session, user: User, now: datetime) -> ClockReport:
     return ClockReport(outage.last_sweep(session), late, quarantined)
 
 
-def release(session: Session, user: User, game_id: int, now: datetime) -> Game:
+def release(session: Session, user: UserFacts, game_id: int, now: datetime) -> Game:
     """Put a quarantined game back in the sweep (once its cause is fixed), its attempts forgotten."""
     require_admin(user)
     game = seats.locked_game(session, game_id)

@@ -15,6 +15,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import MailSettings, Notification, User
+from app.models.records import UserFacts
 from app.services.accounts import accounts, tokens
 from app.services.errors import ServiceError
 from app.services.mail import notify
@@ -23,7 +24,7 @@ from app.services.mail import notify
 _hasher = PasswordHash.recommended()
 
 
-def is_verified(session: Session, user: User) -> bool:
+def is_verified(session: Session, user: UserFacts) -> bool:
     row = session.get(MailSettings, user.id)
     return row is not None and row.verified_email == user.email and row.verified_at is not None
 

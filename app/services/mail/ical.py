@@ -15,7 +15,8 @@ from icalendar import Alarm, Calendar, Event, vDuration, vText
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import Game, Seat, User, WaitRow
+from app.models import Game, Seat, WaitRow
+from app.models.records import UserFacts
 
 REFRESH = timedelta(minutes=15)  # how often a calendar application should fetch the feed again
 ALARM_BEFORE = timedelta(hours=1)
@@ -32,7 +33,7 @@ class Deadline:
     deadline_at: datetime
 
 
-def deadlines_of(session: Session, user: User) -> list[Deadline]:
+def deadlines_of(session: Session, user: UserFacts) -> list[Deadline]:
     """Every current wait of a seat the user holds in a running game, with a deadline, soonest first."""
     rows = session.execute(
         select(Game.id, Game.name, Game.game_type, WaitRow.seat, WaitRow.phase, WaitRow.since_version)

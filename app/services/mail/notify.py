@@ -17,6 +17,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from app.models import Game, GamePresence, MailSettings, Notification, NotificationPreference, User
+from app.models.records import UserFacts
 from app.services.errors import ServiceError
 
 MODES = ("immediate", "digest", "off")
@@ -109,7 +110,7 @@ class Preferences:
     your_turn_always: bool
 
 
-def save_preferences(session: Session, user: User, preferences: Preferences) -> None:
+def save_preferences(session: Session, user: UserFacts, preferences: Preferences) -> None:
     for kind, mode in preferences.modes.items():
         if kind not in CHOOSABLE:
             raise ServiceError("invalid_input", "There is no such kind of notification.", "kind")
@@ -241,7 +242,7 @@ def notify_game(
 # --- calendar secret ------------------------------------------------------------------------------------
 
 
-def calendar_token(session: Session, user: User) -> str:
+def calendar_token(session: Session, user: UserFacts) -> str:
     """The user's secret calendar token, made on first use; commits when it makes one."""
     row = mail_settings(session, user.id)
     if row.calendar_token is None:
@@ -250,7 +251,7 @@ def calendar_token(session: Session, user: User) -> str:
     return row.calendar_token
 
 
-def new_calendar_token(session: Session, user: User) -> str:
+def new_calendar_token(session: Session, user: UserFacts) -> str:
     """A new secret: the old calendar address stops working at once."""
     row = mail_settings(session, user.id)
     row.calendar_token = secrets.token_urlsafe(24)

@@ -16,6 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.models import AuditEntry, User
+from app.models.records import UserFacts
 from app.services.errors import ServiceError
 
 PAGE = 100
@@ -51,7 +52,7 @@ class Target:
 
 def record(
     session: Session,
-    actor: User,
+    actor: UserFacts,
     action: str,
     *,
     reason: str,
@@ -98,7 +99,7 @@ class AuditRow:
     subject: str | None
 
 
-def entries(session: Session, viewer: User, wanted: AuditFilter, limit: int = PAGE) -> list[AuditRow]:
+def entries(session: Session, viewer: UserFacts, wanted: AuditFilter, limit: int = PAGE) -> list[AuditRow]:
     """The newest entries matching `wanted`, newest first. Admins only."""
     if not viewer.is_admin:
         raise ServiceError("forbidden", "Only administrators may read the audit log.")

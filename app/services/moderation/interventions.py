@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session
 from app.games import registry
 from app.games.contract import RuleError
 from app.models import Game, GameEvent, GameMessage, GameOrder, GameRollback, Seat, User, WaitRow
+from app.models.records import UserFacts
 from app.services.deadlines import deadlines, markets, notices
 from app.services.errors import ServiceError
 from app.services.mail import notify
@@ -48,7 +49,7 @@ class _Change:
     conflict: str | None  # an administrator's conflict of interest, for the audit entry
 
 
-def _game_to_act_on(session: Session, actor: User, game_id: int, reason: str, *, lock: bool) -> _Change:
+def _game_to_act_on(session: Session, actor: UserFacts, game_id: int, reason: str, *, lock: bool) -> _Change:
     """The game, if the actor may intervene in it: a moderator, never one who plays or played in it."""
     moderation.require_moderator(actor)
     why = moderation.clean_text(reason, "reason", REASON_LENGTH, required=True)
@@ -57,7 +58,7 @@ def _game_to_act_on(session: Session, actor: User, game_id: int, reason: str, *,
     return _Change(game, why, conflict)
 
 
-def _game_to_change(session: Session, actor: User, game_id: int, reason: str) -> _Change:
+def _game_to_change(session: Session, actor: UserFacts, game_id: int, reason: str) -> _Change:
     """The running game, locked, if the actor may intervene in it."""
     change = _game_to_act_on(session, actor, game_id, reason, lock=True)
     if change.game.status != "active":
@@ -67,7 +68,7 @@ def _game_to_change(session: Session, actor: User, game_id: int, reason: str) ->
 
 def _done(
     session: Session,
-    actor: User,
+    actor: UserFacts,
     change: _Change,
     action: str,
     now: datetime,
@@ -94,7 +95,7 @@ def _hold_state(game: Game) -> dict[str, Any]:
 # --- pause, lock, resume -----------------------------------------------------------------------------
 
 
-def hold(session: Session, actor: User, game_id: int, kind: str, reason: str, now: datetime) -> Game:
+def hold(session: Session, actor: UserFacts, game_id: int, kind: str, reason: str, now: datetime) -> Game:
     """Pause the game, or lock it during an investigation: no orders, the clock stands still."""
     if kind not in HOLD_KINDS:
         raise ServiceError("invalid_input", "A game is paused or locked.", "kind")
@@ -113,7 +114,7 @@ def hold(session: Session, actor: User, game_id: int, kind: str, reason: str, no
     return _done(session, actor, change, HOLD_ACTIONS[kind], now, before=before, after=_hold_state(game))
 
 
-def resume(session: Session, actor: User, game_id: int, reason: str, now: datetime) -> Game:
+def resume(session: Session, actor: UserFacts, game_id: int, reason: str, now: datetime) -> Game:
     """End a pause or a lock; every wait gets back the time the hold took from it."""
     change = _game_to_change(session, actor, game_id, reason)
     game = change.game
@@ -145,7 +146,7 @@ def _give_back_held_time(session: Session, game: Game, since: datetime, now: dat
 
 
 def extend_deadline(
-    session: Session, actor: User, game_id: int, seat: int, hours: int, reason: str, now: datetime
+    session: Session, actor: UserFacts, game_id: int, seat: int, hours: int, reason: str, now: datetime
 ) -> Game:
     """Give an awaited seat more time (a market's waits: the whole market)."""
     change = _game_to_change(session, actor, game_id, reason)
@@ -172,7 +173,9 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment is not None else None
 
 
-def remove_player(session: Session, actor: User, game_id: int, seat: int, reason: str, now: datetime) -> Game:
+def remove_player(
+    session: Session, actor: UserFacts, game_id: int, seat: int, reason: str, now: datetime
+) -> Game:
     """Take the player out of the game: the seat opens for a replacement and plays the defaults meanwhile."""
     change = _game_to_change(session, actor, game_id, reason)
     game, why = change.game, change.why
@@ -186,7 +189,7 @@ def remove_player(session: Session, actor: User, game_id: int, seat: int, reason
 
 
 def replace_player(
-    session: Session, actor: User, game_id: int, seat: int, replacement: str, reason: str, now: datetime
+    session: Session, actor: UserFacts, game_id: int, seat: int, replacement: str, reason: str, now: datetime
 ) -> Game:
     """Put another player in the seat (who agreed to it): they take its position and a fresh time limit.
 
@@ -219,7 +222,7 @@ def replace_player(
     )
 
 
-def _held(session: Session, actor: User, game: Game, seat: int) -> tuple[Seat, User]:
+def _held(session: Session, actor: UserFacts, game: Game, seat: int) -> tuple[Seat, User]:
     place = seats.seat_numbered(game, seat)
     if place.status != "playing" or place.user_id is None:
         raise ServiceError("wrong_status", "Nobody holds this seat.")
@@ -231,7 +234,7 @@ def _held(session: Session, actor: User, game: Game, seat: int) -> tuple[Seat, U
 # --- abort and rollback ------------------------------------------------------------------------------
 
 
-def abort(session: Session, actor: User, game_id: int, reason: str, now: datetime) -> Game:
+def abort(session: Session, actor: UserFacts, game_id: int, reason: str, now: datetime) -> Game:
     """Stop the game for good, without a result: no rating changes (ratings count finished games only)."""
     change = _game_to_act_on(session, actor, game_id, reason, lock=True)
     game, why = change.game, change.why
@@ -247,7 +250,9 @@ def abort(session: Session, actor: User, game_id: int, reason: str, now: datetim
     return _done(session, actor, change, "game.abort", now, before=before, after={"status": game.status})
 
 
-def rollback(session: Session, actor: User, game_id: int, to_seq: int, reason: str, now: datetime) -> Game:
+def rollback(
+    session: Session, actor: UserFacts, game_id: int, to_seq: int, reason: str, now: datetime
+) -> Game:
     """Back to the position after order `to_seq` (1: the start). The later orders stay, marked."""
     change = _game_to_change(session, actor, game_id, reason)
     game, why = change.game, change.why
@@ -326,7 +331,7 @@ class ModeratorView:
     holders: dict[int, int]  # seat number -> user id (for the moderators' links)
 
 
-def moderator_view(session: Session, viewer: User, game_id: int) -> ModeratorView:
+def moderator_view(session: Session, viewer: UserFacts, game_id: int) -> ModeratorView:
     moderation.require_moderator(viewer)
     view = play.game_view(session, game_id, None)
     rows = list(
@@ -360,7 +365,7 @@ class Revealed:
     messages: list[dict[str, Any]]
 
 
-def reveal(session: Session, actor: User, game_id: int, reason: str, now: datetime) -> Revealed:
+def reveal(session: Session, actor: UserFacts, game_id: int, reason: str, now: datetime) -> Revealed:
     """The hidden information of a game, for a moderator who gives a reason; audited before it is shown."""
     change = _game_to_act_on(session, actor, game_id, reason, lock=False)
     game = change.game

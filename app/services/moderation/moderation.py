@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from app.models import BannedEmail, Game, QueueEntry, Report, Sanction, Seat, SeatTenure, User
 from app.models.moderation import SANCTION_KINDS
+from app.models.records import UserFacts
 from app.services.accounts import accounts
 from app.services.deadlines import deadlines, notices
 from app.services.errors import ServiceError, not_found
@@ -44,17 +45,17 @@ UNTIL_COLUMNS = {"ban": "banned_until", "join_ban": "join_banned_until", "mute":
 # --- who may do what ---------------------------------------------------------------------------------
 
 
-def require_moderator(user: User) -> None:
+def require_moderator(user: UserFacts) -> None:
     if not user.is_moderator:
         raise ServiceError("forbidden", "Only moderators may do this.")
 
 
-def require_admin(user: User) -> None:
+def require_admin(user: UserFacts) -> None:
     if not user.is_admin:
         raise ServiceError("forbidden", "Only administrators may do this.")
 
 
-def require_outranks(actor: User, target: User) -> None:
+def require_outranks(actor: UserFacts, target: UserFacts) -> None:
     """Moderators act on players; admins on players and moderators; nobody on their own account."""
     if actor.id == target.id or RANKS.get(actor.role, 0) <= RANKS.get(target.role, 0):
         raise ServiceError("forbidden", "You may not take this action against this account.")
@@ -72,7 +73,7 @@ def played_in(session: Session, user_id: int, game_id: int) -> bool:
 
 
 def conflict_of_interest(
-    session: Session, user: User, *, game_id: int | None = None, subject_id: int | None = None
+    session: Session, user: UserFacts, *, game_id: int | None = None, subject_id: int | None = None
 ) -> str | None:
     """Why `user` may not judge this: "about_self" (they are its subject), "own_game" (they play or played
     in its game); None when they may."""
@@ -84,7 +85,7 @@ def conflict_of_interest(
 
 
 def refuse_conflict_of_interest(
-    session: Session, actor: User, *, game_id: int | None = None, subject_id: int | None = None
+    session: Session, actor: UserFacts, *, game_id: int | None = None, subject_id: int | None = None
 ) -> str | None:
     """A moderator may not act in a game they play or played in, nor on a report about themselves or such
     a game: another moderator must. An administrator may; the conflict returned goes in the audit entry."""
@@ -117,7 +118,9 @@ def get_user(session: Session, user_id: int) -> User:
 # --- roles -------------------------------------------------------------------------------------------
 
 
-def change_role(session: Session, actor: User, user_id: int, role: str, reason: str, now: datetime) -> User:
+def change_role(
+    session: Session, actor: UserFacts, user_id: int, role: str, reason: str, now: datetime
+) -> User:
     """An admin grants or revokes a role (moderator, admin, or back to player)."""
     require_admin(actor)
     if role not in RANKS:
@@ -143,7 +146,13 @@ def change_role(session: Session, actor: User, user_id: int, role: str, reason: 
 
 
 def edit_user(
-    session: Session, actor: User, user_id: int, display_name: str, email: str, reason: str, now: datetime
+    session: Session,
+    actor: UserFacts,
+    user_id: int,
+    display_name: str,
+    email: str,
+    reason: str,
+    now: datetime,
 ) -> User:
     """An admin changes a user's display name or address (the site's rule: only they or the user may)."""
     require_admin(actor)
@@ -174,7 +183,7 @@ def active_sanctions(session: Session, user_id: int, now: datetime) -> list[Sanc
     return list(session.scalars(query.order_by(Sanction.id)))
 
 
-def refresh_flags(session: Session, user: User, now: datetime) -> None:
+def refresh_flags(session: Session, user: UserFacts, now: datetime) -> None:
     """Put on the user the end of each kind of sanction in force (PERMANENT for a permanent one)."""
     session.flush()
     ends: dict[str, datetime | None] = dict.fromkeys(SANCTION_KINDS)
@@ -186,7 +195,7 @@ def refresh_flags(session: Session, user: User, now: datetime) -> None:
         setattr(user, column, ends[kind])
 
 
-def flags(user: User) -> dict[str, Any]:
+def flags(user: UserFacts) -> dict[str, Any]:
     """The user's sanctions in force, as the audit log keeps them."""
     return {column: _iso(getattr(user, column)) for column in UNTIL_COLUMNS.values()}
 
@@ -206,7 +215,7 @@ class SanctionOrder:
     note: str = ""  # for moderators only
 
 
-def impose(session: Session, actor: User, user_id: int, order: SanctionOrder, now: datetime) -> Sanction:
+def impose(session: Session, actor: UserFacts, user_id: int, order: SanctionOrder, now: datetime) -> Sanction:
     """Sanction a user, with immediate effect; a sanction of the same kind in force is replaced."""
     require_moderator(actor)
     target = get_user(session, user_id)
@@ -258,7 +267,7 @@ def _checked_end(order: SanctionOrder, now: datetime) -> datetime | None:
     return now + timedelta(hours=order.hours)
 
 
-def _end(sanction: Sanction, actor: User, reason: str, now: datetime) -> None:
+def _end(sanction: Sanction, actor: UserFacts, reason: str, now: datetime) -> None:
     sanction.lifted_at = now
     sanction.lifted_by = actor.id
     sanction.lift_reason = reason
@@ -274,7 +283,7 @@ def _apply_effects(session: Session, target: User, sanction: Sanction, now: date
         _leave_games(session, target, now)
 
 
-def lift(session: Session, actor: User, sanction_id: int, reason: str, now: datetime) -> Sanction:
+def lift(session: Session, actor: UserFacts, sanction_id: int, reason: str, now: datetime) -> Sanction:
     """End a sanction early; the user is told, and the audit log keeps who and why."""
     require_moderator(actor)
     sanction = session.get(Sanction, sanction_id)
@@ -305,7 +314,7 @@ def lift(session: Session, actor: User, sanction_id: int, reason: str, now: date
     return sanction
 
 
-def _ban_ids(session: Session, user: User) -> list[int]:
+def _ban_ids(session: Session, user: UserFacts) -> list[int]:
     query = select(Sanction.id).where(Sanction.user_id == user.id, Sanction.kind == "ban")
     return list(session.scalars(query))
 
@@ -323,7 +332,7 @@ def _bar_address(session: Session, email: str, sanction: Sanction) -> None:
         row.sanction_id = sanction.id
 
 
-def _leave_games(session: Session, target: User, now: datetime) -> None:
+def _leave_games(session: Session, target: UserFacts, now: datetime) -> None:
     """Open the user's seats in running games (locked in id order) and take them out of forming games."""
     running = deadlines.active_games_of(session, target.id)
     forming = session.scalars(
@@ -384,7 +393,7 @@ class UserRecord:
     games: list[Game]  # forming and running games the user plays in
 
 
-def user_record(session: Session, viewer: User, user_id: int, now: datetime) -> UserRecord:
+def user_record(session: Session, viewer: UserFacts, user_id: int, now: datetime) -> UserRecord:
     require_moderator(viewer)
     user = get_user(session, user_id)
     rows = list(
@@ -414,7 +423,7 @@ def user_record(session: Session, viewer: User, user_id: int, now: datetime) -> 
     return UserRecord(user, infos, reports, list(games))
 
 
-def find_users(session: Session, viewer: User, text: str) -> list[User]:
+def find_users(session: Session, viewer: UserFacts, text: str) -> list[User]:
     """Users whose display name contains `text` (admins: or whose address does)."""
     require_moderator(viewer)
     needle = text.strip().lower()[:80]

@@ -17,6 +17,7 @@ from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.orm import Session
 
 from app.models import Game, GameMessage, Report, Seat, SeatTenure, User
+from app.models.records import UserFacts
 from app.services.errors import ServiceError, not_found
 from app.services.mail import notify
 from app.services.moderation import audit, moderation
@@ -60,7 +61,7 @@ class _Target:
     excerpt: str | None
 
 
-def file_report(session: Session, reporter: User, draft: ReportDraft, now: datetime) -> Report:
+def file_report(session: Session, reporter: UserFacts, draft: ReportDraft, now: datetime) -> Report:
     """Record a report in the moderators' queue."""
     if draft.reason not in REASONS:
         raise ServiceError("invalid_input", "Choose a reason from the list.", "reason")
@@ -90,7 +91,7 @@ def file_report(session: Session, reporter: User, draft: ReportDraft, now: datet
     return report
 
 
-def _target(session: Session, reporter: User, draft: ReportDraft) -> _Target:
+def _target(session: Session, reporter: UserFacts, draft: ReportDraft) -> _Target:
     if draft.kind == "message":
         return _message_target(session, reporter, draft.message_id)
     if draft.kind == "player":
@@ -103,12 +104,12 @@ def _target(session: Session, reporter: User, draft: ReportDraft) -> _Target:
     raise ServiceError("invalid_input", "Report a message, a player or a game.", "kind")
 
 
-def _message_target(session: Session, reporter: User, message_id: int | None) -> _Target:
+def _message_target(session: Session, reporter: UserFacts, message_id: int | None) -> _Target:
     message = readable_message(session, reporter, message_id)
     return _Target(message.author_id, message.game_id, message.id, message.body)
 
 
-def readable_message(session: Session, reader: User, message_id: int | None) -> GameMessage:
+def readable_message(session: Session, reader: UserFacts, message_id: int | None) -> GameMessage:
     """The message, if the reader may read it: the board, or a private thread of their seat (else 404)."""
     message = session.get(GameMessage, message_id) if message_id is not None else None
     game = session.get(Game, message.game_id) if message is not None else None
@@ -135,7 +136,9 @@ def _game(session: Session, game_id: int) -> Game:
     return game
 
 
-def _check_not_repeated(session: Session, reporter: User, kind: str, target: _Target, now: datetime) -> None:
+def _check_not_repeated(
+    session: Session, reporter: UserFacts, kind: str, target: _Target, now: datetime
+) -> None:
     mine = select(func.count()).select_from(Report).where(Report.reporter_id == reporter.id)
     if (session.scalar(mine.where(Report.created_at > now - timedelta(days=1))) or 0) >= PER_DAY:
         raise ServiceError("rate_limited", "You have filed many reports today: wait a day and try again.")
@@ -167,7 +170,7 @@ class FiledReport:
     subject: str | None
 
 
-def reports_of(session: Session, reporter: User) -> list[FiledReport]:
+def reports_of(session: Session, reporter: UserFacts) -> list[FiledReport]:
     query = (
         select(Report).where(Report.reporter_id == reporter.id).order_by(Report.id.desc()).limit(LIST_LIMIT)
     )
@@ -200,7 +203,7 @@ class QueuedReport:
     game_name: str | None
 
 
-def queue(session: Session, viewer: User, which: str = "open") -> list[QueuedReport]:
+def queue(session: Session, viewer: UserFacts, which: str = "open") -> list[QueuedReport]:
     """Open reports oldest first ("open"), the viewer's own ("mine"), or closed ones newest first.
 
     A moderator's queue leaves out the reports they may not handle (about them, or a game of theirs)."""
@@ -217,7 +220,7 @@ def queue(session: Session, viewer: User, which: str = "open") -> list[QueuedRep
     return _described(session, list(session.scalars(query.limit(LIST_LIMIT))))
 
 
-def _not_conflicted(viewer: User) -> list[ColumnElement[bool]]:
+def _not_conflicted(viewer: UserFacts) -> list[ColumnElement[bool]]:
     """Conditions on a report that `viewer` may handle (see `moderation.refuse_conflict_of_interest`)."""
     seated = select(Seat.game_id).where(Seat.user_id == viewer.id)
     held = (
@@ -231,13 +234,13 @@ def _not_conflicted(viewer: User) -> list[ColumnElement[bool]]:
     ]
 
 
-def _refuse_conflict(session: Session, viewer: User, report: Report) -> str | None:
+def _refuse_conflict(session: Session, viewer: UserFacts, report: Report) -> str | None:
     return moderation.refuse_conflict_of_interest(
         session, viewer, game_id=report.game_id, subject_id=report.subject_id
     )
 
 
-def get_report(session: Session, viewer: User, report_id: int) -> QueuedReport:
+def get_report(session: Session, viewer: UserFacts, report_id: int) -> QueuedReport:
     moderation.require_moderator(viewer)
     report = session.get(Report, report_id)
     if report is None:
@@ -269,7 +272,7 @@ def _described(session: Session, rows: list[Report]) -> list[QueuedReport]:
     ]
 
 
-def _open_report(session: Session, viewer: User, report_id: int) -> tuple[Report, str | None]:
+def _open_report(session: Session, viewer: UserFacts, report_id: int) -> tuple[Report, str | None]:
     """The open report, locked, if the viewer may handle it; and their conflict (an admin's), if any."""
     moderation.require_moderator(viewer)
     report = session.scalar(select(Report).where(Report.id == report_id).with_for_update())
@@ -285,7 +288,9 @@ def _state(report: Report) -> dict[str, object]:
     return {"status": report.status, "assignee_id": report.assignee_id, "outcome": report.outcome}
 
 
-def assign(session: Session, viewer: User, report_id: int, assignee_id: int | None, now: datetime) -> Report:
+def assign(
+    session: Session, viewer: UserFacts, report_id: int, assignee_id: int | None, now: datetime
+) -> Report:
     """Give the report to a moderator (None: to oneself)."""
     report, conflict = _open_report(session, viewer, report_id)
     assignee = moderation.get_user(session, assignee_id) if assignee_id is not None else viewer
@@ -304,20 +309,22 @@ def assign(session: Session, viewer: User, report_id: int, assignee_id: int | No
     return report
 
 
-def resolve(session: Session, viewer: User, report_id: int, outcome: str, note: str, now: datetime) -> Report:
+def resolve(
+    session: Session, viewer: UserFacts, report_id: int, outcome: str, note: str, now: datetime
+) -> Report:
     """Close the report with an outcome the reporter is told; the note stays with the moderators."""
     if outcome not in OUTCOMES:
         raise ServiceError("invalid_input", "The outcome is: action taken, or no violation.", "outcome")
     return _close(session, viewer, report_id, "resolved", outcome, note, now)
 
 
-def dismiss(session: Session, viewer: User, report_id: int, note: str, now: datetime) -> Report:
+def dismiss(session: Session, viewer: UserFacts, report_id: int, note: str, now: datetime) -> Report:
     """Close the report without looking further (a duplicate, nonsense)."""
     return _close(session, viewer, report_id, "dismissed", "dismissed", note, now)
 
 
 def _close(
-    session: Session, viewer: User, report_id: int, status: str, outcome: str, note: str, now: datetime
+    session: Session, viewer: UserFacts, report_id: int, status: str, outcome: str, note: str, now: datetime
 ) -> Report:
     report, conflict = _open_report(session, viewer, report_id)
     cleaned = note.replace("\r\n", "\n").strip()
@@ -338,7 +345,7 @@ def _close(
 
 def _audit(
     session: Session,
-    viewer: User,
+    viewer: UserFacts,
     action: str,
     report: Report,
     before: dict[str, object],

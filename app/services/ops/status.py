@@ -12,7 +12,8 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from app.models import Game, GameOrder, User
+from app.models import Game, GameOrder
+from app.models.records import UserFacts
 from app.services.errors import ServiceError
 from app.services.ops import figures, metrics
 
@@ -43,7 +44,7 @@ def public_status(session: Session, now: datetime) -> figures.OnTime:
     return figures.on_time(session, now)
 
 
-def admin_status(session: Session, user: User, now: datetime) -> AdminStatus:
+def admin_status(session: Session, user: UserFacts, now: datetime) -> AdminStatus:
     if not user.is_admin:
         raise ServiceError("forbidden", "Only administrators may see this.")
     applied = session.execute(

@@ -17,13 +17,14 @@ from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import Session
 
 from app import clock
 from app.clock.absence import EVICTION_FLOOR
 from app.games import registry
 from app.models import EvictionVote, Game, Notification, Seat, User
+from app.models.records import SeatFacts, UserFacts
 from app.services.deadlines import deadlines, notices
 from app.services.errors import ServiceError
 from app.services.play import seats
@@ -89,13 +90,17 @@ def count_missed_turn(session: Session, game: Game, seat_number: int, now: datet
         evict(session, game, seat, now)
 
 
-def reset_missed_turns(session: Session, game: Game, seat: Seat) -> None:
+def reset_missed_turns(session: Session, game_id: int, seat: SeatFacts) -> None:
     """An order in time: the count starts again, and the votes against the seat go."""
-    if seat.missed_turns:
-        session.execute(
-            delete(EvictionVote).where(EvictionVote.game_id == game.id, EvictionVote.seat == seat.number)
-        )
-    seat.missed_turns = clock.missed_in_row_after(seat.missed_turns, timed_out=False)
+    if not seat.missed_turns:
+        return
+    session.execute(
+        delete(EvictionVote).where(EvictionVote.game_id == game_id, EvictionVote.seat == seat.number)
+    )
+    missed = clock.missed_in_row_after(seat.missed_turns, timed_out=False)
+    session.execute(
+        update(Seat).where(Seat.id == seat.id).values(missed_turns=missed)
+    )  # a loaded Seat follows
 
 
 def evict(session: Session, game: Game, seat: Seat, now: datetime) -> None:
@@ -114,7 +119,9 @@ class VoteResult:
     evicted: bool
 
 
-def vote_to_evict(session: Session, voter: User, game_id: int, seat_number: int, now: datetime) -> VoteResult:
+def vote_to_evict(
+    session: Session, voter: UserFacts, game_id: int, seat_number: int, now: datetime
+) -> VoteResult:
     """Another player's vote to evict the seat's holder sooner; evicts at once when X reaches the count."""
     game = seats.locked_game(session, game_id)
     seats.require_active(game)
@@ -132,7 +139,7 @@ def vote_to_evict(session: Session, voter: User, game_id: int, seat_number: int,
     return VoteResult(votes, x, evicted)
 
 
-def _check_vote(session: Session, game: Game, own: Seat, target: Seat, voter: User) -> None:
+def _check_vote(session: Session, game: Game, own: Seat, target: Seat, voter: UserFacts) -> None:
     if own.number == target.number:
         raise ServiceError("forbidden", "You cannot vote against yourself.")
     if target.status != "playing" or not clock.may_vote_to_evict(
@@ -169,12 +176,12 @@ class SeatAbsence:
 class _Viewer:
     """Who looks at the table, and what they may already have done."""
 
-    user: User | None
+    user: UserFacts | None
     seat: int | None  # the seat they hold
     voted: set[int]  # the seats they voted against
 
 
-def absence_table(session: Session, game: Game, viewer: User | None, now: datetime) -> list[SeatAbsence]:
+def absence_table(session: Session, game: Game, viewer: UserFacts | None, now: datetime) -> list[SeatAbsence]:
     """Each numbered seat with its missed turns, its X, the votes, and what the viewer may do about it."""
     names = dict(session.execute(select(User.id, User.display_name).where(User.id.in_(_holders(game)))).all())
     seat = next(
@@ -224,7 +231,7 @@ def _holders(game: Game) -> list[int]:
     return [seat.user_id for seat in game.seats if seat.user_id is not None]
 
 
-def _voted_seats(session: Session, game: Game, viewer: User | None) -> set[int]:
+def _voted_seats(session: Session, game: Game, viewer: UserFacts | None) -> set[int]:
     if viewer is None:
         return set()
     query = select(EvictionVote.seat).where(

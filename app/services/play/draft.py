@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session
 from app.games import registry
 from app.games.contract import Event, Wait
 from app.models import DraftPick, Game, User, WaitRow
+from app.models.records import UserFacts
 from app.services.errors import ServiceError
 from app.services.play import absence, play
 from app.services.players import profiles
@@ -151,7 +152,7 @@ def awaited_seat(session: Session, game_id: int) -> WaitRow | None:
 # --- a player's choice ----------------------------------------------------------------------------
 
 
-def choose(session: Session, user: User, game_id: int, choice: str | None, now: datetime) -> Game:
+def choose(session: Session, user: UserFacts, game_id: int, choice: str | None, now: datetime) -> Game:
     """Choose now (on your turn), pre-select (before it), or withdraw a pre-selection (`choice` None)."""
     game = play.locked_game(session, game_id)
     if not in_draft(session, game):
@@ -181,7 +182,9 @@ def _checked(session: Session, game: Game, choice: str) -> str:
     return choice
 
 
-def _choose(session: Session, game: Game, pick: DraftPick, choice: str, user: User, now: datetime) -> None:
+def _choose(
+    session: Session, game: Game, pick: DraftPick, choice: str, user: UserFacts, now: datetime
+) -> None:
     wait = awaited_seat(session, game.id)
     if wait is None or wait.seat != pick.seat:
         pick.preselection = choice  # secret until it is resolved
@@ -189,7 +192,7 @@ def _choose(session: Session, game: Game, pick: DraftPick, choice: str, user: Us
     profiles.record_move(session, user.id, wait.started_at, now)
     _resolve(session, game, pick, choice, now)
     seat = next(s for s in game.seats if s.number == pick.seat)
-    absence.reset_missed_turns(session, game, seat)
+    absence.reset_missed_turns(session, game.id, seat)
     advance(session, game, now, acting_seat=pick.seat)
 
 
@@ -235,7 +238,7 @@ class DraftView:
         return self.seat is not None and self.seat == self.awaited
 
 
-def draft_view(session: Session, game_id: int, user: User | None) -> DraftView:
+def draft_view(session: Session, game_id: int, user: UserFacts | None) -> DraftView:
     game = play.get_game(session, game_id)
     seat = play.viewer_seat(game, user)
     if seat is None or not in_draft(session, game):

@@ -15,13 +15,26 @@ from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, event, func, insert, select, text, update
-from sqlalchemy.orm import Session, contains_eager
+from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.util import identity_key
 
 from app.db import insert_many
 from app.games import registry
 from app.games.contract import Event, GameRules, RuleError, Wait, is_clock_order
-from app.models import Game, GameEvent, GameOrder, GameRollback, Notification, Seat, User, WaitRow
+from app.models import Game, GameEvent, GameOrder, GameRollback, Notification, WaitRow
+from app.models.records import (
+    GAME_COLUMNS,
+    GAMES,
+    SEAT_COLUMNS,
+    SEATS,
+    USERS,
+    GameFacts,
+    GameRecord,
+    SeatFacts,
+    SeatRecord,
+    UserFacts,
+)
 from app.services.deadlines import deadlines, markets
 from app.services.errors import ServiceError, not_found
 from app.services.ops import metrics as ops_metrics
@@ -34,14 +47,14 @@ REPLAY_EVENTS_READ = 500  # the newest entries a replay step reads: its own, and
 
 @dataclass(frozen=True)
 class Submitted:
-    game: Game
+    game: GameRecord
     version: int
     view: GameView  # the mover's view after the order (without the log), read from what was written
 
 
 def submit(
     session: Session,
-    user: User,
+    user: UserFacts,
     game_id: int,
     order: Mapping[str, Any],
     expected_version: int,
@@ -81,34 +94,45 @@ def submit(
     )
     if started_at is not None:
         profiles.record_move(session, user.id, started_at, now)
-        absence.reset_missed_turns(session, game, seat)
+        absence.reset_missed_turns(session, game.id, seat)
     session.commit()
     return Submitted(game, game.version, view_of(game, user, names, applied.waits, state=applied.state))
 
 
 # The statements of the hot path are built once, here: building one (and its cache key) at each call costs
-# more than running it from SQLAlchemy's cache.
+# more than running it from SQLAlchemy's cache. They are Core statements read into records, not ORM objects.
 _GAME_AND_NAMES = (
-    select(Game, User.id, User.display_name)
-    .outerjoin(Game.seats)
-    .outerjoin(User, User.id == Seat.user_id)
-    .options(contains_eager(Game.seats))
-    .where(Game.id == bindparam("game_id"))
-    .order_by(Seat.joined_at, Seat.id)
-    .execution_options(populate_existing=True)
+    select(*GAMES.columns, *SEATS.columns, USERS.c.display_name)
+    .select_from(
+        GAMES.outerjoin(SEATS, SEATS.c.game_id == GAMES.c.id).outerjoin(USERS, USERS.c.id == SEATS.c.user_id)
+    )
+    .where(GAMES.c.id == bindparam("game_id"))
+    .order_by(SEATS.c.joined_at, SEATS.c.id)
 )
-_LOCKED_GAME_AND_NAMES = _GAME_AND_NAMES.with_for_update(of=Game)
+_LOCKED_GAME_AND_NAMES = _GAME_AND_NAMES.with_for_update(of=GAMES)
+_SEAT_START, _SEAT_END = len(GAME_COLUMNS), len(GAME_COLUMNS) + len(SEAT_COLUMNS)
 
 
-def _game_and_names(session: Session, game_id: int, *, lock: bool) -> tuple[Game, dict[int | None, str]]:
+def _game_and_names(
+    session: Session, game_id: int, *, lock: bool
+) -> tuple[GameRecord, dict[int | None, str]]:
     """The game with its seats and the display names of their holders, in one query (locked: the game's
     row only, as every writer of a game does)."""
     query = _LOCKED_GAME_AND_NAMES if lock else _GAME_AND_NAMES
-    rows = session.execute(query, {"game_id": game_id}).unique().all()
+    rows = session.execute(query, {"game_id": game_id}).all()
     if not rows:
         raise not_found("This game does not exist.")
-    names: dict[int | None, str] = {user_id: name for _game, user_id, name in rows if user_id is not None}
-    return rows[0][0], names
+    seats: list[SeatRecord] = []
+    names: dict[int | None, str] = {}
+    for row in rows:
+        if row[_SEAT_START] is None:  # a game without seats: its one row has none
+            continue
+        seat = SeatRecord(**dict(zip(SEAT_COLUMNS, row[_SEAT_START:_SEAT_END], strict=True)))
+        seats.append(seat)
+        if seat.user_id is not None:
+            names[seat.user_id] = row[-1]
+    game = GameRecord(**dict(zip(GAME_COLUMNS, rows[0][:_SEAT_START], strict=True)), seats=tuple(seats))
+    return game, names
 
 
 def is_anytime(rules: GameRules[Any], order: object) -> bool:
@@ -133,7 +157,7 @@ def locked_game(session: Session, game_id: int) -> Game:
     return game
 
 
-def refuse_if_held(game: Game) -> None:
+def refuse_if_held(game: GameFacts) -> None:
     """A game a moderator paused or locked takes no orders (409); the reason goes with the refusal."""
     if game.held_at is None:
         return
@@ -151,7 +175,7 @@ def refuse_if_held(game: Game) -> None:
     )
 
 
-def _seat_of(game: Game, user: User) -> Seat:
+def _seat_of(game: GameFacts, user: UserFacts) -> SeatFacts:
     for seat in game.seats:
         if seat.user_id == user.id and seat.status == "playing":
             return seat
@@ -166,7 +190,7 @@ class Applied:
 
 def apply_order(
     session: Session,
-    game: Game,
+    game: PlayedGame,
     seat: int,
     order: Mapping[str, Any],
     *,
@@ -189,9 +213,7 @@ def apply_order(
         outcome = rules.apply(rules.load(game.state or {}), seat, order)
     except RuleError as error:
         raise ServiceError(error.code, error.template, error.field, status=422, params=error.params) from None
-    # The new state and version are written by one UPDATE at the end (`_write_game`), not by the ORM.
-    set_committed_value(game, "state", rules.dump(outcome.state))
-    set_committed_value(game, "version", game.version + 1)
+    _advance(session, game, rules.dump(outcome.state))
     written = {
         "game_id": game.id,
         "seq": game.version,
@@ -219,12 +241,40 @@ def apply_order(
     if not wanted:
         _finish(session, game, rules, outcome.state, now)
     if origin == "timeout":
-        absence.count_missed_turn(session, game, seat, now)
+        absence.count_missed_turn(session, orm_game(session, game), seat, now)
     _write_game(session, game)
     return Applied(rows, outcome.state)
 
 
-def _write_game(session: Session, game: Game) -> None:
+PlayedGame = Game | GameRecord  # a record on a player's order, ORM rows in the sweeper's batches
+
+
+def _advance(session: Session, game: PlayedGame, state: dict[str, Any]) -> None:
+    """The game's new state and version in memory: `_write_game` writes them with one UPDATE at the end.
+    An ORM row of the game gets them as already committed (so that its flush does not write them again),
+    whether it is the game itself or a row of it that the session loaded before (which would go stale)."""
+    version = game.version + 1
+    if isinstance(game, GameRecord):
+        game.state, game.version = state, version
+    row = game if isinstance(game, Game) else session.identity_map.get(identity_key(Game, game.id))
+    if isinstance(row, Game):
+        set_committed_value(row, "state", state)
+        set_committed_value(row, "version", version)
+
+
+def orm_game(session: Session, game: PlayedGame) -> Game:
+    """The game as an ORM row, for the rare changes made through it (the end, an eviction); a row loaded for
+    a record has the record's state and version (see `_advance`)."""
+    if isinstance(game, Game):
+        return game
+    row = session.get(Game, game.id)
+    assert row is not None  # the record was read under the game's lock
+    set_committed_value(row, "state", game.state)
+    set_committed_value(row, "version", game.version)
+    return row
+
+
+def _write_game(session: Session, game: GameFacts) -> None:
     """The game's state and version in one UPDATE; on Postgres the live news rides on the same statement
     (NOTIFY is delivered at commit, so where it is sent in the transaction does not matter)."""
     batch = BatchWrites.of(session)
@@ -245,7 +295,7 @@ def _write_game(session: Session, game: Game) -> None:
         announce(session, game)
 
 
-def append_events(session: Session, game: Game, events: list[Event], now: datetime) -> None:
+def append_events(session: Session, game: GameFacts, events: list[Event], now: datetime) -> None:
     """The events, numbered after the game's last event: one prepared statement run once per event (each
     run sees the rows of the runs before it), or held back for the batch's one INSERT."""
     if not events:
@@ -278,7 +328,7 @@ NEXT_EVENT = insert(cast(Table, GameEvent.__table__)).values(
 )
 
 
-def notify_news(session: Session, game: Game, events: list[Event], user_id: int | None) -> None:
+def notify_news(session: Session, game: GameFacts, events: list[Event], user_id: int | None) -> None:
     """A "game_news" notification for each event worth a mail (`Event.mail`) to every holder of a seat
     that may see it, but the user whose order caused it. The notification names the event by the order
     that made it and its place among that order's events (as `append_events` numbers them)."""
@@ -344,7 +394,7 @@ class BatchWrites:
 
 def sync_waits(
     session: Session,
-    game: Game,
+    game: GameFacts,
     waits: list[Wait],
     *,
     acting_seat: int | None,
@@ -419,13 +469,15 @@ def _start_wait(row: WaitRow, wait: Wait, version: int, now: datetime) -> None:
     row.last_error = None
 
 
-def _notify_seat(session: Session, game: Game, seat_number: int, kind: str, data: dict[str, Any]) -> None:
+def _notify_seat(
+    session: Session, game: GameFacts, seat_number: int, kind: str, data: dict[str, Any]
+) -> None:
     holder = next((seat.user_id for seat in game.seats if seat.number == seat_number), None)
     if holder is not None:
         _notify_user(session, game, holder, kind, data)
 
 
-def _notify_user(session: Session, game: Game, holder: int, kind: str, data: dict[str, Any]) -> None:
+def _notify_user(session: Session, game: GameFacts, holder: int, kind: str, data: dict[str, Any]) -> None:
     batch = BatchWrites.of(session)
     if batch is not None:
         batch.notifications.append({"user_id": holder, "game_id": game.id, "kind": kind, "data": data})
@@ -433,18 +485,21 @@ def _notify_user(session: Session, game: Game, holder: int, kind: str, data: dic
         session.add(Notification(user_id=holder, game_id=game.id, kind=kind, data=data))
 
 
-def _finish(session: Session, game: Game, rules: GameRules[Any], state: Any, now: datetime) -> None:
+def _finish(session: Session, game: PlayedGame, rules: GameRules[Any], state: Any, now: datetime) -> None:
     standings = rules.standings(state) or []
-    game.status = "finished"
-    game.finished_at = now
-    game.standings = [{"seat": s.seat, "place": s.place, "score": s.score} for s in standings]
-    ratings.rate_finished_game(session, game, now)
-    for seat in game.seats:
+    finished = orm_game(session, game)
+    finished.status = "finished"
+    finished.finished_at = now
+    finished.standings = [{"seat": s.seat, "place": s.place, "score": s.score} for s in standings]
+    if finished is not game:
+        game.status, game.finished_at, game.standings = "finished", now, finished.standings
+    ratings.rate_finished_game(session, finished, now)
+    for seat in finished.seats:
         if seat.user_id is not None:
             session.add(Notification(user_id=seat.user_id, game_id=game.id, kind="game_over", data={}))
 
 
-def announce(session: Session, game: Game, audience: Collection[int] | None = None) -> None:
+def announce(session: Session, game: GameFacts, audience: Collection[int] | None = None) -> None:
     """Tell live pages that the game moved, once the transaction commits (never for a rollback);
     `audience`: only the pages of these users (news that is not everyone's, such as a private message)."""
     game_id, version = game.id, game.version
@@ -499,7 +554,7 @@ class WaitInfo:
 class GameView:
     """Everything one viewer may see of a game."""
 
-    game: Game
+    game: GameFacts
     seat: int | None  # the viewer's seat number, None for a spectator
     players: list[str | None]  # display names by seat number
     members: list[str]  # display names in the order they joined (before the start, seats have no number)
@@ -521,13 +576,13 @@ def get_game(session: Session, game_id: int) -> Game:
     return game
 
 
-def viewer_seat(game: Game, user: User | None) -> int | None:
+def viewer_seat(game: GameFacts, user: UserFacts | None) -> int | None:
     if user is None:
         return None
     return next((s.number for s in game.seats if s.user_id == user.id and s.status == "playing"), None)
 
 
-def game_view(session: Session, game_id: int, user: User | None, with_log: bool = True) -> GameView:
+def game_view(session: Session, game_id: int, user: UserFacts | None, with_log: bool = True) -> GameView:
     """What the viewer may see (`with_log`: with the newest events and the rolled-back orders)."""
     game, names = _game_and_names(session, game_id, lock=False)
     rows = _wait_rows(session, game.id) if game.state is not None else []
@@ -543,8 +598,8 @@ def game_view(session: Session, game_id: int, user: User | None, with_log: bool 
 
 
 def view_of(
-    game: Game,
-    user: User | None,
+    game: GameFacts,
+    user: UserFacts | None,
     names: Mapping[int | None, str],
     rows: list[WaitRow],
     log: list[GameEvent] | None = None,
@@ -611,7 +666,7 @@ class LogPage:
     newest: bool  # the page starts at the newest entry
 
 
-def log_page(session: Session, game_id: int, user: User | None, before: int | None = None) -> LogPage:
+def log_page(session: Session, game_id: int, user: UserFacts | None, before: int | None = None) -> LogPage:
     """One page of the log, as the viewer may see it: LOG_LIMIT entries older than the event `before`."""
     game, names = _game_and_names(session, game_id, lock=False)
     seat = viewer_seat(game, user)
@@ -634,7 +689,7 @@ class ReplayStep:
     made_at: datetime | None  # when the step's order was made
 
 
-def replay_step(session: Session, game_id: int, user: User | None, step: int | None) -> ReplayStep:
+def replay_step(session: Session, game_id: int, user: UserFacts | None, step: int | None) -> ReplayStep:
     """Step `step` (None: the last) of the game's replay, rebuilt from the seed and the orders."""
     game, names = _game_and_names(session, game_id, lock=False)
     if game.state is None:
@@ -680,7 +735,7 @@ def replay_state(session: Session, game: Game) -> Any:
     return state_after(game, effective_orders(session, game.id))
 
 
-def state_after(game: Game, orders: list[GameOrder]) -> Any:
+def state_after(game: GameFacts, orders: list[GameOrder]) -> Any:
     """The game's first state with these orders applied, in turn."""
     rules = registry.get(game.game_type)
     state = rules.new_game(rules.Options.model_validate(game.options), game.players, game.seed)
@@ -760,7 +815,7 @@ class ReplayCache:
 REPLAYS = ReplayCache()
 
 
-def replay(session: Session, game_id: int, user: User | None) -> dict[str, Any]:
+def replay(session: Session, game_id: int, user: UserFacts | None) -> dict[str, Any]:
     game = get_game(session, game_id)
     if game.state is None:
         raise ServiceError("wrong_status", "This game has not started.")

@@ -17,6 +17,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
 from app.models import EvictionVote, Game, Notification, Seat, SeatTenure, User
+from app.models.records import UserFacts
 from app.services.deadlines import deadlines, notices
 from app.services.errors import ServiceError, not_found
 from app.services.players import friends, matchmaking
@@ -47,7 +48,7 @@ def seat_numbered(game: Game, number: int) -> Seat:
     return seat
 
 
-def held_seat(game: Game, user: User) -> Seat:
+def held_seat(game: Game, user: UserFacts) -> Seat:
     seat = next((s for s in game.seats if s.user_id == user.id and s.status == "playing"), None)
     if seat is None:
         raise ServiceError("not_your_game", "You do not hold a seat in this game.")
@@ -91,12 +92,12 @@ def open_seat(session: Session, game: Game, seat: Seat, reason: str, now: dateti
 # --- quitting -----------------------------------------------------------------------------------------
 
 
-def may_name_as_replacement(session: Session, quitter: User, candidate: User, game: Game) -> bool:
+def may_name_as_replacement(session: Session, quitter: UserFacts, candidate: UserFacts, game: Game) -> bool:
     """Who a quitting player may name: another user who is not, and never was, in the game."""
     return candidate.id != quitter.id and not _has_played(session, game, candidate)
 
 
-def _has_played(session: Session, game: Game, user: User) -> bool:
+def _has_played(session: Session, game: Game, user: UserFacts) -> bool:
     """Whether the user holds, or ever held, a seat of this game."""
     if any(seat.user_id == user.id for seat in game.seats):
         return True
@@ -105,7 +106,7 @@ def _has_played(session: Session, game: Game, user: User) -> bool:
     return session.scalar(query.limit(1)) is not None
 
 
-def _replacement(session: Session, quitter: User, game: Game, name: str) -> User:
+def _replacement(session: Session, quitter: UserFacts, game: Game, name: str) -> User:
     candidate = session.scalar(select(User).where(User.display_name == name.strip()))
     if candidate is None:
         raise ServiceError("invalid_input", "There is no player with this name.", "replacement")
@@ -117,7 +118,9 @@ def _replacement(session: Session, quitter: User, game: Game, name: str) -> User
     return candidate
 
 
-def quit_game(session: Session, user: User, game_id: int, replacement: str | None, now: datetime) -> Game:
+def quit_game(
+    session: Session, user: UserFacts, game_id: int, replacement: str | None, now: datetime
+) -> Game:
     """The user leaves a running game; the seat opens, offered to `replacement` (a name) if given."""
     game = locked_game(session, game_id)
     require_active(game)
@@ -140,7 +143,7 @@ def quit_game(session: Session, user: User, game_id: int, replacement: str | Non
 # --- taking an open seat ------------------------------------------------------------------------------
 
 
-def take_seat(session: Session, user: User, game_id: int, seat_number: int, now: datetime) -> Game:
+def take_seat(session: Session, user: UserFacts, game_id: int, seat_number: int, now: datetime) -> Game:
     """The user takes an open seat: its hidden information, its position and a full fresh time limit."""
     game = locked_game(session, game_id)
     require_active(game)
@@ -149,7 +152,7 @@ def take_seat(session: Session, user: User, game_id: int, seat_number: int, now:
     return game
 
 
-def install_replacement(session: Session, game: Game, seat: Seat, user: User, now: datetime) -> None:
+def install_replacement(session: Session, game: Game, seat: Seat, user: UserFacts, now: datetime) -> None:
     """Checks, then the user holds the open seat of the locked game (in the caller's transaction)."""
     assert seat.number is not None
     seat_number = seat.number
@@ -172,7 +175,7 @@ def install_replacement(session: Session, game: Game, seat: Seat, user: User, no
     )
 
 
-def _check_may_take(session: Session, game: Game, seat: Seat, user: User, now: datetime) -> None:
+def _check_may_take(session: Session, game: Game, seat: Seat, user: UserFacts, now: datetime) -> None:
     if seat.status != "open":
         raise ServiceError("seat_taken", "This seat is not open.")
     if _has_played(session, game, user):
@@ -186,7 +189,7 @@ def is_reserved(seat: Seat, now: datetime) -> bool:
     return seat.offered_to is not None and seat.offered_until is not None and now < seat.offered_until
 
 
-def decline_offer(session: Session, user: User, game_id: int, seat_number: int) -> Game:
+def decline_offer(session: Session, user: UserFacts, game_id: int, seat_number: int) -> Game:
     """The named replacement says no: the seat is open to everyone at once."""
     game = locked_game(session, game_id)
     seat = seat_numbered(game, seat_number)
@@ -210,7 +213,7 @@ class OpenSeat:
     reserved: bool  # offered to someone else for now
 
 
-def open_seats(session: Session, user: User | None, now: datetime) -> list[OpenSeat]:
+def open_seats(session: Session, user: UserFacts | None, now: datetime) -> list[OpenSeat]:
     """The open seats of running games, oldest first; the user's own games are left out."""
     query = (
         select(Seat)

@@ -9,6 +9,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session, aliased
 
 from app.models import Game, Seat, User, WaitRow
+from app.models.records import UserFacts
 
 LIST_LIMIT = 100
 
@@ -61,7 +62,7 @@ _TURNS = (
 )
 
 
-def turns_of(session: Session, user: User) -> Turns:
+def turns_of(session: Session, user: UserFacts) -> Turns:
     """The user's forming and running games, most urgent first, in one query (a row per game and wait)."""
     rows = session.execute(_TURNS, {"user_id": user.id})
     games: dict[int, GameTurn] = {}

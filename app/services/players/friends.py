@@ -17,6 +17,7 @@ from sqlalchemy import delete, func, or_, select
 from sqlalchemy.orm import Session
 
 from app.models import Block, Friendship, User
+from app.models.records import UserFacts
 from app.models.users import name_key
 from app.services.errors import ServiceError
 
@@ -109,7 +110,7 @@ def any_block_among(session: Session, user_ids: Iterable[int]) -> bool:
     return session.scalar(query) is not None
 
 
-def add_friend(session: Session, user: User, name: str, now: datetime) -> User:
+def add_friend(session: Session, user: UserFacts, name: str, now: datetime) -> User:
     friend = user_named(session, name)
     if friend.id == user.id:
         raise ServiceError("invalid_input", "You cannot add yourself.", "name")
@@ -127,14 +128,14 @@ def _count(session: Session, user_id: int) -> int:
     return session.scalar(select(func.count()).where(Friendship.user_id == user_id)) or 0
 
 
-def remove_friend(session: Session, user: User, friend_id: int) -> None:
+def remove_friend(session: Session, user: UserFacts, friend_id: int) -> None:
     session.execute(
         delete(Friendship).where(Friendship.user_id == user.id, Friendship.friend_id == friend_id)
     )
     session.commit()
 
 
-def block(session: Session, user: User, name: str, now: datetime) -> User:
+def block(session: Session, user: UserFacts, name: str, now: datetime) -> User:
     other = user_named(session, name)
     if other.id == user.id:
         raise ServiceError("invalid_input", "You cannot block yourself.", "name")
@@ -153,12 +154,12 @@ def block(session: Session, user: User, name: str, now: datetime) -> User:
     return other
 
 
-def unblock(session: Session, user: User, blocked_id: int) -> None:
+def unblock(session: Session, user: UserFacts, blocked_id: int) -> None:
     session.execute(delete(Block).where(Block.user_id == user.id, Block.blocked_id == blocked_id))
     session.commit()
 
 
-def lists_of(session: Session, user: User) -> Lists:
+def lists_of(session: Session, user: UserFacts) -> Lists:
     friends = session.execute(
         select(User.id, User.display_name)
         .join(Friendship, Friendship.friend_id == User.id)
@@ -174,7 +175,7 @@ def lists_of(session: Session, user: User) -> Lists:
     return Lists([Person(*row) for row in friends], [Person(*row) for row in blocked])
 
 
-def friends_named(session: Session, user: User, names: Iterable[str]) -> list[User]:
+def friends_named(session: Session, user: UserFacts, names: Iterable[str]) -> list[User]:
     """The users behind `names`, each of whom must be on the user's friends list."""
     found: list[User] = []
     for name in dict.fromkeys(n for n in (" ".join(raw.split()) for raw in names) if n):

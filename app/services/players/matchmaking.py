@@ -21,6 +21,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
 from app.models import Game, Seat, User
+from app.models.records import UserFacts
 from app.services.errors import ServiceError
 from app.services.players import friends, profiles
 from app.services.sanctions import sanctions
@@ -126,7 +127,7 @@ def lock_users(session: Session, user_ids: Iterable[int]) -> None:
 
 
 def check_may_sit(
-    session: Session, game: Game, user: User, *, leaving: int | None = None, gate: bool = True
+    session: Session, game: Game, user: UserFacts, *, leaving: int | None = None, gate: bool = True
 ) -> None:
     """Refuse (ServiceError) a seat for `user` at `game`'s table; `leaving`: a holder about to go."""
     sanctions.check_may_join(user, datetime.now(UTC))  # a banned or join-banned user sits nowhere new

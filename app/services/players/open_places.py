@@ -33,7 +33,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from app.models import Game, Rating, Seat, SeatTenure, User
+from app.models import Game, Rating, Seat, SeatTenure
+from app.models.records import UserFacts
 from app.services.paging import Page
 from app.services.players import matchmaking, ratings
 from app.services.players.matchmaking import UNFINISHED
@@ -245,7 +246,7 @@ def _not_in(column: ColumnElement[int], values: Set[int]) -> ColumnElement[bool]
     return column.not_in(sorted(values)) if values else true()
 
 
-def player_sieve(session: Session, user: User, standing: matchmaking.Standing, now: datetime) -> Sieve:
+def player_sieve(session: Session, user: UserFacts, standing: matchmaking.Standing, now: datetime) -> Sieve:
     """A player's own games are left out; a place with an obstacle is hidden; the others are listed nearest
     first (by distance), the older first on ties."""
     return Sieve(

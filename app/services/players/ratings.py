@@ -37,6 +37,7 @@ from app.models import (
     SeatTenure,
     User,
 )
+from app.models.records import GameFacts
 
 MODEL = PlackettLuce()  # the library's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
 SEAT_SCALE = MODEL.beta  # the strength of a seat that always wins, in skill points
@@ -444,7 +445,7 @@ def rank_moves(session: Session, game_id: int) -> dict[int, RankMove]:
     }
 
 
-def seat_rank_moves(session: Session, game: Game) -> dict[int, RankMove]:
+def seat_rank_moves(session: Session, game: GameFacts) -> dict[int, RankMove]:
     """The ranking move of each seat's final holder, by seat number (empty before the end)."""
     if game.status != "finished":
         return {}

@@ -11,7 +11,8 @@ from datetime import UTC, datetime
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from app.models import BannedEmail, Sanction, User
+from app.models import BannedEmail, Sanction
+from app.models.records import UserFacts
 from app.services.errors import ServiceError
 
 PERMANENT = datetime(9999, 1, 1, tzinfo=UTC)  # the end kept on the user for a permanent sanction
@@ -21,11 +22,11 @@ def in_force(until: datetime | None, now: datetime) -> bool:
     return until is not None and until > now
 
 
-def is_banned(user: User, now: datetime) -> bool:
+def is_banned(user: UserFacts, now: datetime) -> bool:
     return in_force(user.banned_until, now)
 
 
-def check_may_write_to_players(user: User, now: datetime) -> None:
+def check_may_write_to_players(user: UserFacts, now: datetime) -> None:
     """A muted user writes nothing that other players are shown or mailed: messages, game names, pause
     reasons (a mute that stopped only messages would leave them those other ways to speak)."""
     if in_force(user.muted_until, now):
@@ -37,7 +38,7 @@ def shown_end(until: datetime | None) -> datetime | None:
     return None if until is None or until >= PERMANENT else until
 
 
-def check_may_join(user: User, now: datetime) -> None:
+def check_may_join(user: UserFacts, now: datetime) -> None:
     """Refuse a new game (joining, creating, the queue, an open seat) to a banned or join-banned user."""
     ends = [end for end in (user.join_banned_until, user.banned_until) if end is not None and end > now]
     if ends:
@@ -48,7 +49,7 @@ def check_may_join(user: User, now: datetime) -> None:
         )
 
 
-def ban_refusal(session: Session, user: User, now: datetime) -> ServiceError | None:
+def ban_refusal(session: Session, user: UserFacts, now: datetime) -> ServiceError | None:
     """The log-in refusal of a banned user, with the reason and the end of the ban, if they are banned."""
     if not is_banned(user, now):
         return None

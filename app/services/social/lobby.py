@@ -19,7 +19,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, defer
 
 from app.games import registry
-from app.models import Game, GameInvitation, Notification, Seat, SeatTenure, User
+from app.models import Game, GameInvitation, Notification, Seat, SeatTenure
+from app.models.records import GameFacts, UserFacts
 from app.services.errors import ServiceError, not_found
 from app.services.mail import notify
 from app.services.play import absence, draft, play
@@ -33,7 +34,7 @@ LIST_LIMIT = 100
 
 def create_game(
     session: Session,
-    creator: User,
+    creator: UserFacts,
     *,
     game_type: str,
     players: int,
@@ -76,7 +77,7 @@ def create_game(
     return game
 
 
-def play_again(session: Session, user: User, game_id: int, now: datetime) -> Game:
+def play_again(session: Session, user: UserFacts, game_id: int, now: datetime) -> Game:
     """A new forming game of the finished game's type, size, time limit and options, its other players
     invited (those with a block between them and the user, or already at the shared-games cap with the
     user, are left out). A player whose table-mate already asked gets that game instead of a second one."""
@@ -110,7 +111,7 @@ def play_again(session: Session, user: User, game_id: int, now: datetime) -> Gam
     return again
 
 
-def _rematch(session: Session, game: Game, user: User, holders: Sequence[int]) -> Game | None:
+def _rematch(session: Session, game: Game, user: UserFacts, holders: Sequence[int]) -> Game | None:
     """A forming game of the same type, made since the end by one of its players, that the user sits in
     or is invited to."""
     invited = select(GameInvitation.game_id).where(GameInvitation.user_id == user.id)
@@ -130,7 +131,7 @@ def _rematch(session: Session, game: Game, user: User, holders: Sequence[int]) -
     return session.scalar(query)
 
 
-def invitations_of(session: Session, user: User) -> list[Game]:
+def invitations_of(session: Session, user: UserFacts) -> list[Game]:
     """The forming games the user is invited into (and not seated in yet), newest first."""
     query = (
         select(Game)
@@ -142,13 +143,13 @@ def invitations_of(session: Session, user: User) -> list[Game]:
     return list(session.scalars(query.limit(LIST_LIMIT)))
 
 
-def is_invited(session: Session, user: User | None, game: Game) -> bool:
+def is_invited(session: Session, user: UserFacts | None, game: GameFacts) -> bool:
     if user is None or game.status != "open" or any(seat.user_id == user.id for seat in game.seats):
         return False
     return session.get(GameInvitation, (game.id, user.id)) is not None
 
 
-def accept_invitation(session: Session, user: User, game_id: int, now: datetime) -> Game:
+def accept_invitation(session: Session, user: UserFacts, game_id: int, now: datetime) -> Game:
     """Take a seat in the game one is invited into; the usual checks but the reliability gate apply."""
     game = _locked_game(session, game_id)
     invitation = _invitation(session, user, game)
@@ -165,13 +166,13 @@ def accept_invitation(session: Session, user: User, game_id: int, now: datetime)
     return game
 
 
-def decline_invitation(session: Session, user: User, game_id: int) -> None:
+def decline_invitation(session: Session, user: UserFacts, game_id: int) -> None:
     game = _locked_game(session, game_id)
     session.delete(_invitation(session, user, game))
     session.commit()
 
 
-def _invitation(session: Session, user: User, game: Game) -> GameInvitation:
+def _invitation(session: Session, user: UserFacts, game: Game) -> GameInvitation:
     invitation = session.get(GameInvitation, (game.id, user.id))
     if invitation is None:
         raise not_found("You have no invitation to this game.")
@@ -180,7 +181,7 @@ def _invitation(session: Session, user: User, game: Game) -> GameInvitation:
 
 def new_game(
     session: Session,
-    creator: User,
+    creator: UserFacts,
     *,
     game_type: str,
     players: int,
@@ -249,7 +250,7 @@ def _validated_options(options_model: Any, raw: Mapping[str, Any]) -> dict[str, 
         ) from None
 
 
-def rename_game(session: Session, user: User, game_id: int, name: str, now: datetime) -> Game:
+def rename_game(session: Session, user: UserFacts, game_id: int, name: str, now: datetime) -> Game:
     game = _locked_game(session, game_id)
     if game.creator_id != user.id:
         raise ServiceError("forbidden", "Only the game's creator may rename it.")
@@ -259,7 +260,7 @@ def rename_game(session: Session, user: User, game_id: int, name: str, now: date
     return game
 
 
-def join_game(session: Session, user: User, game_id: int, now: datetime) -> Game:
+def join_game(session: Session, user: UserFacts, game_id: int, now: datetime) -> Game:
     game = _locked_game(session, game_id)
     _require_open(game)
     if any(seat.user_id == user.id for seat in game.seats):
@@ -276,7 +277,7 @@ def join_game(session: Session, user: User, game_id: int, now: datetime) -> Game
 def seat_player(
     session: Session,
     game: Game,
-    user: User,
+    user: UserFacts,
     now: datetime,
     *,
     kind: str | None = None,
@@ -294,7 +295,7 @@ def seat_player(
         notify.notify_game(session, game, "player_joined", {"user_id": user.id}, exclude=[user.id])
 
 
-def leave_game(session: Session, user: User, game_id: int) -> Game:
+def leave_game(session: Session, user: UserFacts, game_id: int) -> Game:
     game = _locked_game(session, game_id)
     _require_open(game)
     seat = next((seat for seat in game.seats if seat.user_id == user.id), None)
@@ -310,7 +311,7 @@ def leave_game(session: Session, user: User, game_id: int) -> Game:
     return game
 
 
-def cancel_game(session: Session, user: User, game_id: int) -> Game:
+def cancel_game(session: Session, user: UserFacts, game_id: int) -> Game:
     game = _locked_game(session, game_id)
     _require_open(game)
     if game.creator_id != user.id and not user.is_admin:
@@ -333,7 +334,7 @@ def _require_open(game: Game) -> None:
         raise ServiceError("wrong_status", "This game is no longer open to joining or leaving.")
 
 
-def _take_seat(session: Session, game: Game, user: User, now: datetime) -> None:
+def _take_seat(session: Session, game: Game, user: UserFacts, now: datetime) -> None:
     """A seat with a pick number drawn at random among those still free (1 to the player count)."""
     free = sorted(set(range(1, game.players + 1)) - {seat.pick for seat in game.seats})
     seat = Seat(user_id=user.id, joined_at=now, status="playing", pick=secrets.SystemRandom().choice(free))
@@ -364,7 +365,7 @@ def _draw_missing_picks(game: Game) -> None:
             seat.pick = free.pop()
 
 
-def list_games(session: Session, status: str, user: User | None = None) -> list[Game]:
+def list_games(session: Session, status: str, user: UserFacts | None = None) -> list[Game]:
     query = select(Game).where(Game.status == status)
     if status == "finished":
         query = query.order_by(Game.finished_at.desc())

@@ -17,6 +17,7 @@ from sqlalchemy import ColumnElement, Select, bindparam, func, or_, select
 from sqlalchemy.orm import Session
 
 from app.models import Game, GameMessage, User
+from app.models.records import GameFacts, UserFacts
 from app.services.errors import ServiceError
 from app.services.mail import notify
 from app.services.play import play
@@ -49,7 +50,7 @@ def audience_seats(key: str | None) -> list[int]:
     return [int(part) for part in (key or "").split(",") if part]
 
 
-def muted_until(user: User, now: datetime) -> datetime | None:
+def muted_until(user: UserFacts, now: datetime) -> datetime | None:
     """The moderation hook: a user with a `muted_until` in the future may not post until then.
 
     The column belongs to moderation (`User.muted_until`); until it exists, nobody is muted.
@@ -60,7 +61,7 @@ def muted_until(user: User, now: datetime) -> datetime | None:
 
 def post(
     session: Session,
-    user: User,
+    user: UserFacts,
     game_id: int,
     body: str,
     *,
@@ -98,7 +99,7 @@ def _checked_body(body: str) -> str:
     return text
 
 
-def _check_may_post(game: Game, user: User, seat: int | None, recipients: list[int]) -> None:
+def _check_may_post(game: Game, user: UserFacts, seat: int | None, recipients: list[int]) -> None:
     member = any(s.user_id == user.id and s.status == "playing" for s in game.seats)
     if game.status == "cancelled" or not member:
         raise ServiceError("not_your_game", "Only the players of this game may post here.")
@@ -110,7 +111,7 @@ def _check_may_post(game: Game, user: User, seat: int | None, recipients: list[i
         raise ServiceError("invalid_input", "Choose other seats of this game.", "to")
 
 
-def _check_rate(session: Session, user: User, now: datetime, per_minute: int) -> None:
+def _check_rate(session: Session, user: UserFacts, now: datetime, per_minute: int) -> None:
     recent = session.scalar(
         select(func.count())
         .select_from(GameMessage)
@@ -121,7 +122,7 @@ def _check_rate(session: Session, user: User, now: datetime, per_minute: int) ->
 
 
 def _notify(
-    session: Session, game: Game, message: GameMessage, recipients: list[int], author: User
+    session: Session, game: Game, message: GameMessage, recipients: list[int], author: UserFacts
 ) -> list[int] | None:
     """Tell the readers of the message; returns them for a private one (None: the board, everyone's)."""
     data: dict[str, Any] = {"message_id": message.id}
@@ -146,7 +147,9 @@ _SEAT_MESSAGES = _newest_messages(
 )
 
 
-def visible_messages(session: Session, game: Game, user: User | None, limit: int = SHOWN) -> list[Shown]:
+def visible_messages(
+    session: Session, game: GameFacts, user: UserFacts | None, limit: int = SHOWN
+) -> list[Shown]:
     """The newest messages the viewer may read: the board, and the private threads of their seat."""
     seat = play.viewer_seat(game, user)
     wanted: dict[str, object] = {"game_id": game.id, "limit": limit}

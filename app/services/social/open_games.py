@@ -21,7 +21,8 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from app.models import Seat, SeatTenure, User
+from app.models import Seat, SeatTenure
+from app.models.records import UserFacts
 from app.services.paging import Page
 from app.services.play.seats import OpenSeat
 from app.services.players import matchmaking, open_places
@@ -73,7 +74,7 @@ class OpenTables:
         return [table.seat for table in self.seats if table.seat is not None]
 
 
-def listed_count(session: Session, user: User | None, now: datetime) -> int:
+def listed_count(session: Session, user: UserFacts | None, now: datetime) -> int:
     """How many tables the Open tab lists for this viewer (forming games and open seats), as its tab says."""
     if user is None:
         sieve = Sieve(now)
@@ -83,12 +84,12 @@ def listed_count(session: Session, user: User | None, now: datetime) -> int:
     return counts.games + counts.seats
 
 
-def _standing(session: Session, user: User) -> matchmaking.Standing:
+def _standing(session: Session, user: UserFacts) -> matchmaking.Standing:
     return matchmaking.standing_of(session, user.id)
 
 
 def open_tables(
-    session: Session, user: User | None, now: datetime, wanted: Pages = FIRST_PAGES
+    session: Session, user: UserFacts | None, now: datetime, wanted: Pages = FIRST_PAGES
 ) -> OpenTables:
     if user is None:
         return _tables(session, None, Sieve(now), wanted, capped_with=[])
@@ -100,7 +101,7 @@ def open_tables(
 
 
 def _tables(
-    session: Session, user: User | None, sieve: Sieve, wanted: Pages, capped_with: list[str]
+    session: Session, user: UserFacts | None, sieve: Sieve, wanted: Pages, capped_with: list[str]
 ) -> OpenTables:
     """The wanted page of each list, and the recommended table (players only), with their games."""
     counts = sieve.counts(session)
@@ -179,7 +180,7 @@ def _members(session: Session, game_ids: set[int]) -> dict[int, list[int]]:
     return found
 
 
-def _table(game: GameListing, place: Place, user: User | None, now: datetime) -> Table:
+def _table(game: GameListing, place: Place, user: UserFacts | None, now: datetime) -> Table:
     if place.seat is None:
         return Table(game, None, place.distance)
     mine = user is not None and place.offered_to == user.id

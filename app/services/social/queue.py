@@ -39,6 +39,7 @@ from app.db import insert_ignoring_conflicts
 from app.games import registry
 from app.games.contract import GameRules
 from app.models import Game, QueueBook, QueueEntry, Seat, User
+from app.models.records import UserFacts
 from app.services.errors import ServiceError
 from app.services.jobs.jobs import PeriodicJob, run_periodic
 from app.services.mail import notify
@@ -115,7 +116,7 @@ class Placement:
 
 
 def enter(
-    session: Session, user: User, game_type: str, chosen: QueuePreferences, now: datetime
+    session: Session, user: UserFacts, game_type: str, chosen: QueuePreferences, now: datetime
 ) -> list[Placement]:
     """Enter (or change one's entry in) the queue of a game type; then place whoever can be placed."""
     if not registry.known(game_type):
@@ -134,7 +135,7 @@ def enter(
     return match_type(session, game_type, now)
 
 
-def leave(session: Session, user: User, game_type: str) -> None:
+def leave(session: Session, user: UserFacts, game_type: str) -> None:
     entry = session.scalar(
         select(QueueEntry).where(QueueEntry.user_id == user.id, QueueEntry.game_type == game_type)
     )
@@ -144,7 +145,7 @@ def leave(session: Session, user: User, game_type: str) -> None:
     session.commit()
 
 
-def entries_of(session: Session, user: User) -> list[QueueEntry]:
+def entries_of(session: Session, user: UserFacts) -> list[QueueEntry]:
     return list(session.scalars(select(QueueEntry).where(QueueEntry.user_id == user.id)))
 
 
@@ -210,7 +211,7 @@ def fresh_locked_game(session: Session, game_id: int) -> Game:
     return session.scalars(query.execution_options(populate_existing=True)).one()
 
 
-def _into_open_seat(session: Session, entry: QueueEntry, user: User, now: datetime) -> Placement | None:
+def _into_open_seat(session: Session, entry: QueueEntry, user: UserFacts, now: datetime) -> Placement | None:
     query = (
         select(Seat.game_id, Seat.number)
         .join(Game, Game.id == Seat.game_id)
@@ -245,7 +246,9 @@ def _into_open_seat(session: Session, entry: QueueEntry, user: User, now: dateti
     return None
 
 
-def _into_forming_game(session: Session, entry: QueueEntry, user: User, now: datetime) -> Placement | None:
+def _into_forming_game(
+    session: Session, entry: QueueEntry, user: UserFacts, now: datetime
+) -> Placement | None:
     query = (
         select(Game)
         .where(Game.game_type == entry.game_type, Game.status == "open")
@@ -350,7 +353,7 @@ def _make_game(session: Session, group: list[QueueEntry], players: int, now: dat
     return [Placement(entry.user_id, game.id, "new") for entry in group]
 
 
-def _tell(session: Session, user: User, game: Game, how: str) -> None:
+def _tell(session: Session, user: UserFacts, game: Game, how: str) -> None:
     notify.notify_users(session, [user.id], "queue_placed", {"how": how}, game.id)
 
 

@@ -17,7 +17,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from app.games import registry
-from app.models import Game, Seat, User, WaitRow
+from app.models import Game, Seat, WaitRow
+from app.models.records import UserFacts
 from app.services.errors import ServiceError
 from app.services.play import play, seats
 from app.services.players import matchmaking, ratings
@@ -40,7 +41,7 @@ class SeatSummary:
 
 
 def seat_summary(
-    session: Session, game_id: int, number: int, viewer: User | None, now: datetime
+    session: Session, game_id: int, number: int, viewer: UserFacts | None, now: datetime
 ) -> SeatSummary:
     game = play.get_game(session, game_id)
     seat = next((s for s in game.seats if s.number == number), None)
@@ -74,7 +75,7 @@ def _standing(game: Game, number: int) -> dict[str, Any]:
     return dict(hook(rules.load(game.state), number))
 
 
-def _obstacles(session: Session, game: Game, seat: Seat, viewer: User) -> list[Obstacle]:
+def _obstacles(session: Session, game: Game, seat: Seat, viewer: UserFacts) -> list[Obstacle]:
     standing = matchmaking.standing_of(session, viewer.id)
     members = matchmaking.members_of(game)
     gate = None if seat.offered_to == viewer.id else game.min_reliability

@@ -66,7 +66,7 @@ def sign_up(
         time_zone=body.time_zone,
     )
     log_in(request, session, user)
-    return Me.of(user, csrf_token(request))
+    return Me.of(session, user, csrf_token(request))
 
 
 @router.post("/auth/login")
@@ -76,7 +76,7 @@ def login(body: LogIn, request: Request, session: DB, limiter: Limiter, now: Now
     user = accounts.authenticate(session, body.email, body.password, now)
     limiter.logged_in(client_address(request), body.email)
     log_in(request, session, user)
-    return Me.of(user, csrf_token(request))
+    return Me.of(session, user, csrf_token(request))
 
 
 @router.post("/auth/logout", status_code=204)
@@ -92,8 +92,8 @@ def logout_everywhere(request: Request, session: DB, user: CurrentUser) -> None:
 
 
 @router.get("/me")
-def me(request: Request, user: CurrentUser) -> Me:
-    return Me.of(user, csrf_token(request))
+def me(request: Request, session: DB, user: CurrentUser) -> Me:
+    return Me.of(session, user, csrf_token(request))
 
 
 @router.patch("/me")
@@ -110,11 +110,11 @@ def update_me(
     )
     if accounts.is_new_address(user, profile.email):
         limiter.address_change(user.id, profile.email)
-    accounts.update_profile(session, user, profile, now, body.current_password)
-    return Me.of(user, csrf_token(request))
+    updated = accounts.update_profile(session, user, profile, now, body.current_password)
+    return Me.of(session, updated, csrf_token(request))
 
 
 @router.post("/me/password", status_code=204)
 def change_password(body: PasswordChange, request: Request, session: DB, user: CurrentUser) -> None:
-    accounts.change_password(session, user, body.current_password, body.new_password)
-    log_in(request, session, user)  # this session stays; every other one ends
+    changed = accounts.change_password(session, user, body.current_password, body.new_password)
+    log_in(request, session, changed)  # this session stays; every other one ends

@@ -6,9 +6,9 @@ from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, Field
-from sqlalchemy.orm import object_session
+from sqlalchemy.orm import Session
 
-from app.models import Game, User
+from app.models.records import GameFacts, UserFacts
 from app.services.play import turns
 from app.services.players.open_places import GameListing
 
@@ -67,11 +67,10 @@ class Me(BaseModel):
     games_waiting_on_you: int  # running games whose current turn or phase waits on one of the user's seats
 
     @classmethod
-    def of(cls, user: User, csrf_token: str) -> Me:
+    def of(cls, session: Session, user: UserFacts, csrf_token: str) -> Me:
         """The user as the API shows them, their waiting games counted in the request's own session."""
-        session = object_session(user)
         return cls(
-            games_waiting_on_you=turns.turns_of(session, user).waiting_on_you if session else 0,
+            games_waiting_on_you=turns.turns_of(session, user).waiting_on_you,
             id=user.id,
             email=user.email,
             pending_email=user.pending_email,
@@ -118,7 +117,7 @@ class GameSummary(BaseModel):
     created_at: datetime
 
     @classmethod
-    def of(cls, game: Game | GameListing) -> GameSummary:
+    def of(cls, game: GameFacts | GameListing) -> GameSummary:
         return cls(
             id=game.id,
             game_type=game.game_type,

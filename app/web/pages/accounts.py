@@ -150,8 +150,8 @@ def change_password(
     current_password: TextField,
     new_password: TextField,
 ) -> Response:
-    accounts.change_password(session, user, current_password, new_password)
-    log_in(request, session, user)
+    changed = accounts.change_password(session, user, current_password, new_password)
+    log_in(request, session, changed)
     return _home("/account?saved=true")
 
 
@@ -167,7 +167,7 @@ def choose_language(
     if language not in LANGUAGES:
         raise ServiceError("invalid_input", "Choose English or French.", "language")
     if user is not None:
-        user.language = language
+        accounts.user_row(session, user).language = language
         session.commit()
     response = _home(next)
     response.set_cookie(

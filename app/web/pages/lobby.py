@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 from starlette.responses import RedirectResponse, Response
 
 from app.games import registry
-from app.models import User
+from app.models.records import UserFacts
 from app.services.errors import ServiceError
 from app.services.play import turns
 from app.services.social import lobby, open_games, queue
@@ -53,7 +53,9 @@ def lobby_page(
     return render(request, "lobby.html", user, context)
 
 
-def _listed(session: Session, user: User | None, now: datetime, tables: open_games.OpenTables | None) -> int:
+def _listed(
+    session: Session, user: UserFacts | None, now: datetime, tables: open_games.OpenTables | None
+) -> int:
     if tables is None:
         return open_games.listed_count(session, user, now)
     return tables.games_page.total + tables.seats_page.total

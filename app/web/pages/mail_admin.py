@@ -13,6 +13,7 @@ from sqlalchemy import select
 from starlette.responses import RedirectResponse, Response
 
 from app.models import MailSettings, User
+from app.models.records import UserFacts
 from app.services.errors import ServiceError, not_found
 from app.services.mail import mail, notify
 from app.settings import Settings
@@ -22,7 +23,7 @@ router = APIRouter()
 DEV_MAIL_SHOWN = 200
 
 
-def _admin(user: User) -> None:
+def _admin(user: UserFacts) -> None:
     if not user.is_admin:
         raise ServiceError("forbidden", "This page is for administrators.")
 
@@ -66,7 +67,7 @@ def mark_failing(
 # --- development: mails written to files -------------------------------------------------------------
 
 
-def _dev_only(request: Request, settings: Settings, user: User | None) -> Path:
+def _dev_only(request: Request, settings: Settings, user: UserFacts | None) -> Path:
     """The mails hold reset and check links: never in production, and in development only to this
     machine's own browser or an administrator (a development server may still be reachable from others)."""
     if not settings.development:

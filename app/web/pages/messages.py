@@ -10,7 +10,7 @@ from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import RedirectResponse, Response
 
-from app.models import User
+from app.models.records import UserFacts
 from app.services.accounts import accounts
 from app.services.errors import ServiceError
 from app.services.mail import notify
@@ -22,7 +22,7 @@ from app.web.forms import FormFields
 router = APIRouter()
 
 
-def message_context(session: Any, view: play.GameView, user: User | None) -> dict[str, Any]:
+def message_context(session: Any, view: play.GameView, user: UserFacts | None) -> dict[str, Any]:
     """What the messages section of a game page needs."""
     others = [
         (number, name)
@@ -38,7 +38,7 @@ def message_context(session: Any, view: play.GameView, user: User | None) -> dic
     }
 
 
-def look(session: Any, user: User | None, game_id: int, now: datetime) -> None:
+def look(session: Any, user: UserFacts | None, game_id: int, now: datetime) -> None:
     """The viewer has the game open now (for "none while you are looking" in notifications)."""
     if user is not None:
         notify.mark_looking(session, user.id, game_id, now)

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Form, Request
 from starlette.responses import RedirectResponse, Response
 
-from app.models import User
+from app.models.records import UserFacts
 from app.services.deadlines import deadlines
 from app.services.play import absence, play, seats
 from app.web.deps import DB, CurrentUser, MaybeUser, Now, render
@@ -20,7 +20,7 @@ def _to(target: str) -> RedirectResponse:
     return RedirectResponse(target, 303)
 
 
-def seats_context(session: DB, game_id: int, user: User | None, now: datetime) -> dict[str, Any]:
+def seats_context(session: DB, game_id: int, user: UserFacts | None, now: datetime) -> dict[str, Any]:
     game = play.get_game(session, game_id)
     return {
         "game": game,
