@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from ipaddress import ip_address
 from typing import Annotated, Any
 
@@ -13,7 +13,7 @@ from fastapi.templating import Jinja2Templates
 from sqlalchemy.orm import Session
 from starlette.responses import Response
 
-from app.db import end_request
+from app.db import end_request, utcnow
 from app.models.records import UserFacts, UserRecord
 from app.services.accounts import accounts
 from app.services.errors import ServiceError
@@ -31,7 +31,11 @@ CSRF_HEADER = "x-csrf-token"
 CSRF_FIELD = "csrf_token"
 
 
-def get_settings(request: Request) -> Settings:
+# The dependencies that wait on nothing are `async`: FastAPI runs a plain `def` one in the thread pool, a
+# hand-off that costs more than the work. Those that touch the database stay plain functions.
+
+
+async def get_settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
@@ -43,13 +47,14 @@ def get_db(request: Request) -> Iterator[Session]:
         end_request(session)
 
 
-def get_limiter(request: Request) -> RateLimiter:
+async def get_limiter(request: Request) -> RateLimiter:
     limiter: RateLimiter = request.app.state.limiter
     return limiter
 
 
-def get_now() -> datetime:
-    return datetime.now(UTC)
+async def get_now() -> datetime:
+    """The request's time (tests stop it with a dependency override)."""
+    return utcnow()
 
 
 DB = Annotated[Session, Depends(get_db)]
@@ -64,7 +69,7 @@ def optional_user(request: Request, session: DB) -> UserRecord | None:
     key = request.session.get("sid")
     if key is None:
         return None
-    now = get_now()
+    now = utcnow()
     user = accounts.user_of_login_session(session, str(key), now)
     if user is None or request.session.get("sv") != user.session_version or sanctions.is_banned(user, now):
         for name in ("sid", "sv"):
@@ -74,19 +79,19 @@ def optional_user(request: Request, session: DB) -> UserRecord | None:
     return user
 
 
-def required_user(user: Annotated[UserRecord | None, Depends(optional_user)]) -> UserRecord:
+async def required_user(user: Annotated[UserRecord | None, Depends(optional_user)]) -> UserRecord:
     if user is None:
         raise ServiceError("login_required", "Log in first.")
     return user
 
 
-def moderator_user(user: Annotated[UserRecord, Depends(required_user)]) -> UserRecord:
+async def moderator_user(user: Annotated[UserRecord, Depends(required_user)]) -> UserRecord:
     if not user.is_moderator:
         raise ServiceError("forbidden", "Only moderators may see this.")
     return user
 
 
-def admin_user(user: Annotated[UserRecord, Depends(required_user)]) -> UserRecord:
+async def admin_user(user: Annotated[UserRecord, Depends(required_user)]) -> UserRecord:
     if not user.is_admin:
         raise ServiceError("forbidden", "Only administrators may see this.")
     return user
@@ -103,7 +108,7 @@ def log_in(request: Request, session: Session, user: UserFacts) -> None:
     log_out(request, session)
     settings: Settings = request.app.state.settings
     lifetime = timedelta(days=settings.session_max_age_days)
-    key = accounts.open_login_session(session, user, get_now(), lifetime)
+    key = accounts.open_login_session(session, user, utcnow(), lifetime)
     request.session.update({"sid": key, "sv": user.session_version, "csrf": secrets.token_urlsafe(24)})
 
 

@@ -9,9 +9,10 @@ from fastapi import APIRouter, Depends
 from jinja2 import Environment, pass_context
 from markupsafe import Markup
 
+from app.db import utcnow
 from app.services.accounts.accounts import COMMON_PASSWORDS
 from app.web import dates
-from app.web.deps import csrf_protect, get_now
+from app.web.deps import csrf_protect
 from app.web.game_names import game_name_filter
 from app.web.pages import (
     accounts,
@@ -63,7 +64,7 @@ def time_left(context: Any, moment: datetime | None) -> Markup:
     if moment is None:
         return Markup("")
     language = context.get("lang", "en")
-    now = context.get("now") or get_now()
+    now = context.get("now") or utcnow()
     return Markup('<time datetime="{iso}" title="{exact}" class="time-left">{left}</time>').format(
         iso=moment.isoformat(),
         exact=dates.exact(moment, _zone_of(context), language),
