@@ -13,12 +13,15 @@ number of clients, same duration, same server); p50 and p99 of the POST and of a
 POST); CPU per order of the web process and of its Postgres backends; the SQL statements of one
 ordinary order's POST and of one game read, counted in this process on the same database; the CPU of
 an order with the app in this process (no HTTP server, one client), beside a raw UPDATE + COMMIT's; and
-the CPU of a seat's game page, live fragment and API read, the same way.
+the CPU of a seat's game page, live fragment and API read, the same way; and the same order and reads
+with the app called directly as an ASGI application (no test client: the app's own cost).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
 import os
 import socket
 import subprocess
@@ -84,6 +87,7 @@ def main() -> None:
     order_statements, read_statements = _statements_per_order(url)
     in_process = _cpu_in_process(url, args.game, args.players)
     reads = _cpu_of_reads(url, args.game, args.players)
+    direct = _cpu_direct(url, args.game, args.players)
     raw_cpu = _raw_update_cpu(url)
     tps = baselines.pgbench_tpcb(url, args.clients, int(args.seconds))
     raw = baselines.raw_update_loop(url, args.clients, args.seconds)
@@ -110,6 +114,10 @@ def main() -> None:
     lines.append(
         "in one process, CPU per read of a seat: "
         + ", ".join(f"{name} {milliseconds:.1f} ms" for name, milliseconds in reads.items())
+    )
+    lines.append(
+        "in one process, the app called as ASGI (no test client, no HTTP server), CPU per request: "
+        + ", ".join(f"{name} {milliseconds:.2f} ms" for name, milliseconds in direct.items())
     )
     if tps:
         lines.append(
@@ -338,6 +346,114 @@ def _cpu_of_reads(url: str, game: str, players: int, count: int = 200) -> dict[s
             read(path, 20)  # warm
             found[name] = _median_of_five(partial(read, path, count // 5))
     return found
+
+
+class DirectClient:
+    """A seat's requests made by calling the app as an ASGI application in this thread's own event loop,
+    with the cookies and CSRF token of a test client that signed in: what the app costs, without the test
+    client's threads and portal or an HTTP server."""
+
+    def __init__(self, app: Any, signed_in: Any, loop: asyncio.AbstractEventLoop) -> None:
+        self.app, self.loop = app, loop
+        cookie = "; ".join(f"{name}={value}" for name, value in signed_in.cookies.items())
+        self.headers = [
+            (b"host", b"testserver"),
+            (b"cookie", cookie.encode()),
+            (b"x-csrf-token", signed_in.headers["X-CSRF-Token"].encode()),
+        ]
+
+    def request(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes]:
+        payload = json.dumps(body).encode() if body is not None else b""
+        extra = [(name.lower().encode(), value.encode()) for name, value in (headers or {}).items()]
+        if body is not None:
+            extra += [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": method,
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "root_path": "",
+            "headers": self.headers + extra,
+            "client": ("127.0.0.1", 50000),
+            "server": ("testserver", 80),
+            "state": {},
+        }
+        sent: list[dict[str, Any]] = []
+        received = False
+
+        async def receive() -> dict[str, Any]:
+            nonlocal received
+            if received:
+                await asyncio.sleep(3600)  # the client stays connected
+            received = True
+            return {"type": "http.request", "body": payload, "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        self.loop.run_until_complete(self.app(scope, receive, send))
+        status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+        return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+
+    def get_json(self, path: str) -> Any:
+        status, body = self.request("GET", path)
+        assert status == 200, body
+        return json.loads(body)
+
+
+def _cpu_direct(url: str, game: str, players: int, orders: int = 300) -> dict[str, float]:
+    """CPU milliseconds of an order (the awaited seat's GET, then its POST) and of each read a seat makes,
+    with the app called as ASGI in this process; the median of five rounds."""
+    loop = asyncio.new_event_loop()
+    try:
+        with _game_in_process(url, game, players) as (game_id, by_seat):
+            app = next(iter(by_seat.values())).app
+            direct = {seat: DirectClient(app, client, loop) for seat, client in by_seat.items()}
+            known = direct[0].get_json(f"/api/v1/games/{game_id}")
+
+            def play(count: int) -> float:
+                nonlocal known
+                started, done = time.process_time(), 0
+                while done < count and known["game"]["status"] == "active" and known["waits"]:
+                    seat = known["waits"][0]["seat"]
+                    mine = direct[seat].get_json(f"/api/v1/games/{game_id}")
+                    wait = next(w for w in mine["waits"] if w["seat"] == seat)
+                    body = {"order": wait["default_order"], "expected_version": mine["game"]["version"]}
+                    status, answer = direct[seat].request(
+                        "POST", f"/api/v1/games/{game_id}/orders", body, PREFER
+                    )
+                    assert status == 200, answer
+                    known = json.loads(answer)["game"]
+                    done += 1
+                return 1000 * (time.process_time() - started) / max(done, 1)
+
+            def read(path: str, times: int) -> float:
+                started = time.process_time()
+                for _ in range(times):
+                    assert direct[0].request("GET", path)[0] == 200
+                return 1000 * (time.process_time() - started) / times
+
+            found = {"order (GET + POST)": 0.0}
+            play(20)  # warm: statements compiled and prepared
+            found["order (GET + POST)"] = _median_of_five(lambda: play(orders // 5))
+            paths = {
+                "page": f"/games/{game_id}",
+                "live fragment": f"/games/{game_id}/fragment",
+                "API read": f"/api/v1/games/{game_id}",
+                "health": "/healthz",
+            }
+            for name, path in paths.items():
+                read(path, 20)
+                found[name] = _median_of_five(partial(read, path, 40))
+            return found
+    finally:
+        loop.close()
 
 
 @contextmanager
