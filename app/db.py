@@ -129,7 +129,7 @@ def _sqlite_begin_immediate(connection: Any) -> None:
     connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def upsert(session: Session, table: type[Base]) -> postgresql.Insert | sqlite.Insert:
+def upsert(session: Session, table: type[Base] | Table) -> postgresql.Insert | sqlite.Insert:
     """The database's own INSERT, which has ON CONFLICT."""
     dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
     return dialect.insert(table)

@@ -34,6 +34,7 @@ from app.models.records import (
     SeatFacts,
     SeatRecord,
     UserFacts,
+    table_of,
 )
 from app.services.deadlines import deadlines, markets
 from app.services.errors import ServiceError, not_found
@@ -227,7 +228,7 @@ def apply_order(
     if batch is not None:
         batch.orders.append(written)
     else:
-        session.execute(insert(GameOrder).values(written))
+        session.execute(_INSERT_ORDER, written)
     append_events(session, game, outcome.events, now)
     notify_news(session, game, outcome.events, user_id)
     wanted = rules.waits(outcome.state)
@@ -281,18 +282,19 @@ def _write_game(session: Session, game: GameFacts) -> None:
     if batch is not None:
         batch.games[game.id] = {"id": game.id, "state": game.state, "version": game.version}
         return
-    statement = (
-        update(Game)
-        .where(Game.id == game.id)
-        .values(state=game.state, version=game.version)
-        .execution_options(synchronize_session=False)
-    )
+    written = {"game_id": game.id, "state": game.state, "version": game.version}
     if session.get_bind().dialect.name == "postgresql":
         payload = live.notify_payload(game.id, game.version)
-        session.execute(statement.returning(func.pg_notify(live.CHANNEL, payload)))
+        session.execute(_WRITE_GAME_AND_NOTIFY, written | {"channel": live.CHANNEL, "payload": payload})
     else:
-        session.execute(statement)
+        session.execute(_WRITE_GAME, written)
         announce(session, game)
+
+
+# Fixed Core statements (compiled once, prepared): the SET clause is the parameters' other keys.
+_INSERT_ORDER = insert(table_of(GameOrder))
+_WRITE_GAME = update(GAMES).where(GAMES.c.id == bindparam("game_id"))
+_WRITE_GAME_AND_NOTIFY = _WRITE_GAME.returning(func.pg_notify(bindparam("channel"), bindparam("payload")))
 
 
 def append_events(session: Session, game: GameFacts, events: list[Event], now: datetime) -> None:

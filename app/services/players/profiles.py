@@ -13,11 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import Executable, func, or_, select
 from sqlalchemy.orm import Session
 
 from app.db import upsert
 from app.models import Game, GameOrder, MoveStat, Seat, SeatTenure, User
+from app.models.records import table_of
 from app.services.errors import not_found
 from app.services.players import ratings
 
@@ -50,13 +51,24 @@ class Reliability:
 def record_move(session: Session, user_id: int, started_at: datetime, now: datetime) -> None:
     """An order given in time, `now`, for a wait that began at `started_at` (in the caller's transaction)."""
     seconds = max(0, int((now - started_at).total_seconds()))
-    first = upsert(session, MoveStat).values(user_id=user_id, moves=1, move_seconds=seconds)
-    session.execute(
-        first.on_conflict_do_update(
-            index_elements=[MoveStat.user_id],
-            set_={"moves": MoveStat.moves + 1, "move_seconds": MoveStat.move_seconds + seconds},
-        )
-    )
+    dialect = session.get_bind().dialect.name
+    if dialect not in _COUNT_MOVE:
+        _COUNT_MOVE[dialect] = _count_move(session)
+    session.execute(_COUNT_MOVE[dialect], {"user_id": user_id, "moves": 1, "move_seconds": seconds})
+
+
+_COUNT_MOVE: dict[str, Executable] = {}  # by dialect: built once, so compiled once and prepared
+
+
+def _count_move(session: Session) -> Executable:
+    """One more move of `move_seconds` for the user: a new row, or the counts of theirs moved on."""
+    stats = table_of(MoveStat)
+    statement = upsert(session, stats)
+    more = {
+        "moves": stats.c.moves + 1,
+        "move_seconds": stats.c.move_seconds + statement.excluded.move_seconds,
+    }
+    return statement.on_conflict_do_update(index_elements=[stats.c.user_id], set_=more)
 
 
 def reliability(session: Session, user_id: int) -> Reliability:
