@@ -60,42 +60,69 @@ def added(default: T) -> T:
 
 def to_json(value: Any) -> Any:
     """Dataclasses to dicts and tuples to lists, recursively; an `added` field only if not its default."""
-    if is_dataclass(value) and not isinstance(value, type):
-        items = ((f, getattr(value, f.name)) for f in fields(value))
-        return {
-            f.name: to_json(item) for f, item in items if not (f.metadata.get(_ADDED) and item == f.default)
-        }
+    kind: type = type(value)
+    if kind in _SCALARS:
+        return value
     if isinstance(value, tuple | list):
         return [to_json(item) for item in value]
-    return value
+    plan = _dump_plan(kind)
+    if plan is None:
+        return value
+    items = ((name, getattr(value, name), skip) for name, skip in plan)  # a dataclass may have slots
+    return {name: to_json(item) for name, item, skip in items if skip is _ALWAYS or item != skip}
+
+
+_SCALARS = frozenset({int, str, bool, float, type(None)})
+_ALWAYS = object()  # in a dump plan: a field dumped whatever its value
+
+
+@cache
+def _dump_plan(kind: type) -> tuple[tuple[str, Any], ...] | None:
+    """A dataclass's fields, each with the default at which it is left out of the dump (an `added` field)
+    or `_ALWAYS`; None for a kind that is not a dataclass (dumped as it is)."""
+    if not is_dataclass(kind):
+        return None
+    return tuple((f.name, f.default if f.metadata.get(_ADDED) else _ALWAYS) for f in fields(kind))
 
 
 def from_json(kind: Any, data: Any) -> Any:
     """The inverse of `to_json` for a value of type `kind`."""
-    origin = get_origin(kind)
-    if origin in (Union, types.UnionType):
-        if data is None:
-            return None
-        (inner,) = [arg for arg in get_args(kind) if arg is not type(None)]
-        return from_json(inner, data)
-    if origin is tuple:
-        args = get_args(kind)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(from_json(args[0], item) for item in data)
-        return tuple(from_json(arg, item) for arg, item in zip(args, data, strict=True))
-    if isinstance(kind, type) and is_dataclass(kind):
-        hints = _hints(kind)
-        return kind(
-            **{name: from_json(hints[name], data[name]) for name in _field_names(kind) if name in data}
-        )
+    return _decoder(kind)(data)
+
+
+def _same(data: Any) -> Any:
     return data
 
 
 @cache
-def _hints(kind: type) -> dict[str, Any]:
-    return get_type_hints(kind)
+def _decoder(kind: Any) -> Callable[[Any], Any]:
+    """The function that reads a dumped value of type `kind`, made once per type from its hints."""
+    origin = get_origin(kind)
+    if origin in (Union, types.UnionType):
+        (inner,) = [arg for arg in get_args(kind) if arg is not type(None)]
+        read = _decoder(inner)
+        return lambda data: None if data is None else read(data)
+    if origin is tuple:
+        args = get_args(kind)
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = _decoder(args[0])
+            return tuple if item is _same else lambda data: tuple([item(each) for each in data])
+        items = tuple(_decoder(arg) for arg in args)
+        return lambda data: tuple([read(each) for read, each in zip(items, data, strict=True)])
+    if isinstance(kind, type) and is_dataclass(kind):
+        return _record(kind)
+    return _same
+
+
+def _record(kind: type) -> Callable[[Any], Any]:
+    def decode(data: Any) -> Any:
+        return kind(**{name: read(data[name]) for name, read in _field_decoders(kind) if name in data})
+
+    return decode
 
 
 @cache
-def _field_names(kind: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(kind))
+def _field_decoders(kind: type) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    """Each field of a dataclass with its decoder, made on first use (so that a type may refer to itself)."""
+    hints = get_type_hints(kind)
+    return tuple((f.name, _decoder(hints[f.name])) for f in fields(kind))
