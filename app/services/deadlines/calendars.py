@@ -6,13 +6,26 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
-from sqlalchemy import Date, Integer, String, cast, literal_column, null, select, text, union_all
+from sqlalchemy import (
+    BindParameter,
+    CompoundSelect,
+    Date,
+    Integer,
+    String,
+    bindparam,
+    cast,
+    literal_column,
+    null,
+    select,
+    text,
+    union_all,
+)
 from sqlalchemy.orm import Session
 
 from app import clock
 from app.db import UTCDateTime
 from app.models import AvailabilityWindow, PauseRequest, User
-from app.models.records import GameFacts
+from app.models.records import GameFacts, table_of
 
 # Pause bounds are local dates; no zone is more than 14 hours from UTC, so two days of margin is plenty.
 _ZONE_MARGIN = timedelta(days=2)
@@ -46,16 +59,11 @@ def as_pause(row: PauseRequest) -> clock.Pause:
 UserPauses = dict[int, list[tuple[int, clock.Pause]]]  # user id -> (the pause row's id, the pause)
 
 
-def read_calendars(
-    session: Session, user_ids: Iterable[int], since: datetime
-) -> tuple[dict[int, clock.Availability], UserPauses]:
-    """Each user's availability (zone and windows) and the pauses that may still be in force at or after
-    `since` (cancelled ones too), in one query whatever the number of users: the zones, the windows and the
-    pauses as the three parts of one UNION ALL, in columns that each part fills in its own way."""
-    ids = sorted(set(user_ids))
-    if not ids:
-        return {}, {}
-    users, windows, pauses = User.__table__, AvailabilityWindow.__table__, PauseRequest.__table__
+def _calendars_statement() -> CompoundSelect:
+    """The zones, the windows and the pauses of the users `ids` as the three parts of one UNION ALL, in
+    columns that each part fills in its own way (pauses that ended before `earliest_day` left out)."""
+    users, windows, pauses = table_of(User), table_of(AvailabilityWindow), table_of(PauseRequest)
+    ids: BindParameter[int] = bindparam("ids", expanding=True)
     number, day, word, moment = (cast(null(), kind) for kind in (Integer, Date, String, UTCDateTime))
     zones = select(
         users.c.id, literal_column("0"), number, number, number, day, day, users.c.time_zone, word, moment
@@ -72,7 +80,6 @@ def read_calendars(
         word,
         moment,
     ).where(windows.c.user_id.in_(ids))
-    earliest_day = (since - _ZONE_MARGIN).date()
     paused = select(
         pauses.c.user_id,
         literal_column("2"),
@@ -84,8 +91,22 @@ def read_calendars(
         pauses.c.zone,
         pauses.c.reason,
         pauses.c.removed_at,
-    ).where(pauses.c.user_id.in_(ids), pauses.c.last_day >= earliest_day)
-    rows = session.execute(union_all(zones, weekly, paused).order_by(text("1, 2, 3, 4")))
+    ).where(pauses.c.user_id.in_(ids), pauses.c.last_day >= bindparam("earliest_day", type_=Date))
+    return union_all(zones, weekly, paused).order_by(text("1, 2, 3, 4"))
+
+
+_CALENDARS = _calendars_statement()  # built once: each wait that starts reads it
+
+
+def read_calendars(
+    session: Session, user_ids: Iterable[int], since: datetime
+) -> tuple[dict[int, clock.Availability], UserPauses]:
+    """Each user's availability (zone and windows) and the pauses that may still be in force at or after
+    `since` (cancelled ones too), in one query whatever the number of users."""
+    ids = sorted(set(user_ids))
+    if not ids:
+        return {}, {}
+    rows = session.execute(_CALENDARS, {"ids": ids, "earliest_day": (since - _ZONE_MARGIN).date()})
     zone_of: dict[int, str] = {}
     weeks: dict[int, list[clock.Window]] = {user_id: [] for user_id in ids}
     found: UserPauses = {user_id: [] for user_id in ids}
