@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from app.models.records import GAME_COLUMNS, SEAT_COLUMNS, USER_COLUMNS, USERS, GameRecord, SeatRecord
+from app.models.records import (
+    GAME_COLUMNS,
+    SEAT_COLUMNS,
+    USER_COLUMNS,
+    USERS,
+    WAIT_COLUMNS,
+    WAITS,
+    GameRecord,
+    SeatRecord,
+)
 
 
 def test_a_game_record_has_a_field_for_every_column_and_then_its_seats() -> None:
@@ -17,3 +26,7 @@ def test_a_seat_record_has_a_field_for_every_column() -> None:
 
 def test_a_user_record_has_every_column_but_the_password_hash_and_the_search_key() -> None:
     assert set(USER_COLUMNS) == {column.name for column in USERS.columns} - {"password_hash", "name_key"}
+
+
+def test_a_wait_record_holds_columns_of_the_waits() -> None:
+    assert set(WAIT_COLUMNS) <= {column.name for column in WAITS.columns}

@@ -1,5 +1,6 @@
 """The order path on a budget: the SQL statements of one ordinary order's POST and of one game read, and
-no ORM object for the game, its seats or the session's user on either (Core rows read into records).
+no ORM object for the game, its seats or the session's user on either (Core rows read into records); the
+reads make none for the waits either (an order loads the wait rows it changes).
 
 A count, not a time: each statement is a round trip and, on Postgres, a parse and a plan unless it is
 prepared. Transaction control (BEGIN, COMMIT) is not counted.
@@ -14,7 +15,7 @@ from typing import Any
 from sqlalchemy import Engine, event
 from starlette.testclient import TestClient
 
-from app.models import Game, Seat, User
+from app.models import Game, Seat, User, WaitRow
 from tests.conftest import sign_up
 
 ORDER_BUDGET = 8  # an ordinary order: one seat answers, no new wait starts
@@ -38,19 +39,22 @@ def counted(engine: Engine) -> Iterator[list[str]]:
 
 @contextmanager
 def orm_loads() -> Iterator[list[str]]:
-    """The ORM objects of a game, a seat or a user made from rows meanwhile, by class name."""
+    """The ORM objects of a game, a seat, a user or a wait made from rows meanwhile, by class name."""
     loaded: list[str] = []
 
     def note(target: Any, _context: Any) -> None:
         loaded.append(type(target).__name__)
 
-    for model in (Game, Seat, User):
+    for model in MODELS:
         event.listen(model, "load", note)
     try:
         yield loaded
     finally:
-        for model in (Game, Seat, User):
+        for model in MODELS:
             event.remove(model, "load", note)
+
+
+MODELS = (Game, Seat, User, WaitRow)
 
 
 def three_seat_game(make_client: Any) -> tuple[int, dict[int, TestClient]]:
@@ -102,13 +106,16 @@ def test_the_order_answer_is_the_movers_new_view(make_client: Any) -> None:
 def test_the_hot_paths_load_no_orm_game_seat_or_user(make_client: Any) -> None:
     game_id, by_seat = three_seat_game(make_client)
     mover = by_seat[0]
-    with orm_loads() as loaded:
+    with orm_loads() as read:
         version = mover.get(f"/api/v1/games/{game_id}").json()["game"]["version"]
-        body = {"order": {"type": "pick", "value": 2}, "expected_version": version}
+    body = {"order": {"type": "pick", "value": 2}, "expected_version": version}
+    with orm_loads() as ordered:
         prefer = {"Prefer": "return=representation"}
         answer = mover.post(f"/api/v1/games/{game_id}/orders", json=body, headers=prefer)
+    with orm_loads() as shown:
         page = by_seat[1].get(f"/games/{game_id}")
         fragment = by_seat[1].get(f"/games/{game_id}/fragment")
     assert answer.status_code == 200 and page.status_code == 200 and fragment.status_code == 200
     assert answer.json()["version"] == version + 1
-    assert loaded == []
+    assert read == [] and shown == []
+    assert set(ordered) == {"WaitRow"}  # the waits the order changes, and nothing else

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from sqlalchemy import Table
 
 from app.db import Base
-from app.models.games import Game, Seat
+from app.models.games import Game, Seat, WaitRow
 from app.models.users import User
 
 
@@ -104,6 +104,21 @@ class GameFacts(Protocol):
     def seats_taken(self) -> int: ...
     @property
     def clock_stopped(self) -> bool: ...
+
+
+class WaitFacts(Protocol):
+    """What showing a wait needs: a `WaitRow` or a `WaitRecord`."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def since_version(self) -> int: ...
+    @property
+    def deadline_at(self) -> datetime | None: ...
+    @property
+    def market(self) -> bool: ...
 
 
 class UserFacts(Protocol):
@@ -197,6 +212,17 @@ class GameRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class WaitRecord:
+    """A wait as a reader shows it (a writer changes waits through their `WaitRow`s)."""
+
+    seat: int
+    phase: str
+    since_version: int
+    deadline_at: datetime | None
+    market: bool
+
+
+@dataclass(frozen=True, slots=True)
 class UserRecord:
     """The session's user as the pages and orders read it (no password hash: nothing here checks one)."""
 
@@ -230,7 +256,8 @@ def table_of(model: type[Base]) -> Table:
     return table
 
 
-GAMES, SEATS, USERS = table_of(Game), table_of(Seat), table_of(User)
+GAMES, SEATS, USERS, WAITS = table_of(Game), table_of(Seat), table_of(User), table_of(WaitRow)
 GAME_COLUMNS = tuple(column.name for column in GAMES.columns)  # GameRecord's fields before its seats
 SEAT_COLUMNS = tuple(column.name for column in SEATS.columns)  # SeatRecord's fields
 USER_COLUMNS = tuple(field.name for field in fields(UserRecord))  # the users' columns a UserRecord holds
+WAIT_COLUMNS = tuple(field.name for field in fields(WaitRecord))  # the waits' columns a WaitRecord holds

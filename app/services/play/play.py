@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, cast
@@ -29,11 +29,15 @@ from app.models.records import (
     SEAT_COLUMNS,
     SEATS,
     USERS,
+    WAIT_COLUMNS,
+    WAITS,
     GameFacts,
     GameRecord,
     SeatFacts,
     SeatRecord,
     UserFacts,
+    WaitFacts,
+    WaitRecord,
     table_of,
 )
 from app.services.deadlines import deadlines, markets
@@ -536,7 +540,20 @@ _WAIT_ROWS = select(WaitRow).where(WaitRow.game_id == bindparam("game_id")).orde
 
 
 def _wait_rows(session: Session, game_id: int) -> list[WaitRow]:
+    """The game's waits as rows to change."""
     return list(session.scalars(_WAIT_ROWS, {"game_id": game_id}))
+
+
+_WAITS_SHOWN = (
+    select(*(WAITS.c[name] for name in WAIT_COLUMNS))
+    .where(WAITS.c.game_id == bindparam("game_id"))
+    .order_by(WAITS.c.seat)
+)
+
+
+def _waits_shown(session: Session, game_id: int) -> list[WaitRecord]:
+    """The game's waits as records to show."""
+    return [WaitRecord(*row) for row in session.execute(_WAITS_SHOWN, {"game_id": game_id})]
 
 
 # --- reading ----------------------------------------------------------------------------------------
@@ -587,7 +604,7 @@ def viewer_seat(game: GameFacts, user: UserFacts | None) -> int | None:
 def game_view(session: Session, game_id: int, user: UserFacts | None, with_log: bool = True) -> GameView:
     """What the viewer may see (`with_log`: with the newest events and the rolled-back orders)."""
     game, names = _game_and_names(session, game_id, lock=False)
-    rows = _wait_rows(session, game.id) if game.state is not None else []
+    rows = _waits_shown(session, game.id) if game.state is not None else []
     if not with_log:
         return view_of(game, user, names, rows)
     seat = viewer_seat(game, user)
@@ -603,7 +620,7 @@ def view_of(
     game: GameFacts,
     user: UserFacts | None,
     names: Mapping[int | None, str],
-    rows: list[WaitRow],
+    rows: Sequence[WaitFacts],
     log: list[GameEvent] | None = None,
     rolled_back: frozenset[int] = frozenset(),
     *,
@@ -672,7 +689,7 @@ def log_page(session: Session, game_id: int, user: UserFacts | None, before: int
     """One page of the log, as the viewer may see it: LOG_LIMIT entries older than the event `before`."""
     game, names = _game_and_names(session, game_id, lock=False)
     seat = viewer_seat(game, user)
-    rows = _wait_rows(session, game.id) if game.state is not None else []
+    rows = _waits_shown(session, game.id) if game.state is not None else []
     entries = visible_log(session, game.id, seat, LOG_LIMIT + 1, before)
     view = view_of(game, user, names, rows, entries[:LOG_LIMIT], rolled_back_seqs(session, game.id))
     older = entries[LOG_LIMIT - 1].seq if len(entries) > LOG_LIMIT else None
