@@ -116,7 +116,8 @@ def main() -> None:
         + ", ".join(f"{name} {milliseconds:.1f} ms" for name, milliseconds in reads.items())
     )
     lines.append(
-        "in one process, the app called as ASGI (no test client, no HTTP server), CPU per request: "
+        "in one process, the app called as ASGI (no test client, no HTTP server; the reads after those "
+        "orders, so a page shows a full log), CPU per request: "
         + ", ".join(f"{name} {milliseconds:.2f} ms" for name, milliseconds in direct.items())
     )
     if tps:
