@@ -12,9 +12,9 @@ from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Table, bindparam, event, func, insert, select, text, update
+from sqlalchemy import bindparam, event, func, insert, select, text, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
@@ -327,7 +327,7 @@ def append_events(session: Session, game: GameFacts, events: list[Event], now: d
 
 
 # One event after the game's last; a fixed statement, so it is compiled once and prepared.
-NEXT_EVENT = insert(cast(Table, GameEvent.__table__)).values(
+NEXT_EVENT = insert(table_of(GameEvent)).values(
     seq=select(func.coalesce(func.max(GameEvent.seq), 0) + 1)
     .where(GameEvent.game_id == bindparam("events_of"))
     .scalar_subquery()
