@@ -24,6 +24,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+from sqlalchemy.sql.schema import ColumnDefault
 from sqlalchemy.types import TypeDecorator
 
 NAMING = {
@@ -140,6 +141,13 @@ def insert_ignoring_conflicts(session: Session, table: type[Base], **values: obj
     return session.execute(statement.returning(literal_column("1"))).first() is not None
 
 
+def table_of(model: type[Base]) -> Table:
+    """The model's table, for Core statements."""
+    table = model.__table__
+    assert isinstance(table, Table)
+    return table
+
+
 def insert_many(session: Session, model: type[Base], rows: Sequence[dict[str, Any]]) -> None:
     """Rows into `model`'s table, all with the same keys. On Postgres one COPY in the session's transaction:
     the rows go as one stream of text, formatted by psycopg's C code, with no statement to parse or plan
@@ -147,8 +155,7 @@ def insert_many(session: Session, model: type[Base], rows: Sequence[dict[str, An
     Python-side default, computed once for all the rows."""
     if not rows:
         return
-    table = model.__table__
-    assert isinstance(table, Table)
+    table = table_of(model)
     dialect = session.get_bind().dialect
     if dialect.name != "postgresql":
         session.execute(insert(table), list(rows))
@@ -157,7 +164,7 @@ def insert_many(session: Session, model: type[Base], rows: Sequence[dict[str, An
     defaults = {
         column.name: column.default.arg(None) if column.default.is_callable else column.default.arg
         for column in table.columns
-        if column.name not in names and column.default is not None and not column.primary_key
+        if column.name not in names and isinstance(column.default, ColumnDefault) and not column.primary_key
     }
     columns = [*names, *defaults]
     documents = {name for name in columns if isinstance(table.columns[name].type.dialect_impl(dialect), JSON)}

@@ -1,7 +1,8 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import (
     BigInteger,
@@ -20,7 +21,31 @@ from app.db import Base, JSONDocument, UTCDateTime, utcnow
 GAME_STATUSES = ("open", "active", "finished", "cancelled", "aborted")  # aborted: by a moderator
 
 
-class Game(Base):
+class _Seated(Protocol):
+    @property
+    def seats(self) -> Sequence[object]: ...
+    @property
+    def quarantined_at(self) -> datetime | None: ...
+    @property
+    def held_at(self) -> datetime | None: ...
+
+
+class GameFigures:
+    """What a game row and a game record (`records.GameRecord`) work out alike from their fields."""
+
+    __slots__ = ()
+
+    @property
+    def seats_taken(self: _Seated) -> int:
+        return len(self.seats)
+
+    @property
+    def clock_stopped(self: _Seated) -> bool:
+        """Whether the sweeper leaves the game alone: quarantined by the clock, or held by a moderator."""
+        return self.quarantined_at is not None or self.held_at is not None
+
+
+class Game(Base, GameFigures):
     __tablename__ = "games"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -53,15 +78,6 @@ class Game(Base):
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.joined_at, Seat.id", lazy="selectin"
     )
-
-    @property
-    def seats_taken(self) -> int:
-        return len(self.seats)
-
-    @property
-    def clock_stopped(self) -> bool:
-        """Whether the sweeper leaves the game alone: quarantined by the clock, or held by a moderator."""
-        return self.quarantined_at is not None or self.held_at is not None
 
 
 class Seat(Base):

@@ -13,11 +13,9 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import Table
-
-from app.db import Base
-from app.models.games import Game, Seat, WaitRow
-from app.models.users import User
+from app.db import table_of
+from app.models.games import Game, GameFigures, Seat, WaitRow
+from app.models.users import Roles, User
 
 
 class SeatFacts(Protocol):
@@ -172,7 +170,7 @@ class SeatRecord:
 
 
 @dataclass(slots=True)
-class GameRecord:
+class GameRecord(GameFigures):
     """A game and its seats as read; `apply_order` moves its state and version (and its status when the
     game ends) as it writes them."""
 
@@ -202,14 +200,6 @@ class GameRecord:
     hold_reason: str | None
     seats: tuple[SeatRecord, ...] = ()
 
-    @property
-    def seats_taken(self) -> int:
-        return len(self.seats)
-
-    @property
-    def clock_stopped(self) -> bool:
-        return self.quarantined_at is not None or self.held_at is not None
-
 
 @dataclass(frozen=True, slots=True)
 class WaitRecord:
@@ -223,7 +213,7 @@ class WaitRecord:
 
 
 @dataclass(frozen=True, slots=True)
-class UserRecord:
+class UserRecord(Roles):
     """The session's user as the pages and orders read it (no password hash: nothing here checks one)."""
 
     id: int
@@ -239,21 +229,6 @@ class UserRecord:
     join_banned_until: datetime | None
     muted_until: datetime | None
     signup_pending: bool
-
-    @property
-    def is_admin(self) -> bool:
-        return self.role == "admin"
-
-    @property
-    def is_moderator(self) -> bool:
-        return self.role in ("moderator", "admin")
-
-
-def table_of(model: type[Base]) -> Table:
-    """The model's table, for Core statements."""
-    table = model.__table__
-    assert isinstance(table, Table)
-    return table
 
 
 GAMES, SEATS, USERS, WAITS = table_of(Game), table_of(Seat), table_of(User), table_of(WaitRow)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import unicodedata
 from datetime import datetime
+from typing import Protocol
 
 from sqlalchemy import Boolean, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column, validates
@@ -16,7 +17,27 @@ def name_key(name: str) -> str:
     return " ".join(bare.casefold().split())
 
 
-class User(Base):
+class _HasRole(Protocol):
+    @property
+    def role(self) -> str: ...
+
+
+class Roles:
+    """What a user row and a user record (`records.UserRecord`) work out alike from the role."""
+
+    __slots__ = ()
+
+    @property
+    def is_admin(self: _HasRole) -> bool:
+        return self.role == "admin"
+
+    @property
+    def is_moderator(self: _HasRole) -> bool:
+        """Moderators and admins: who works the reports queue and may intervene in games."""
+        return self.role in ("moderator", "admin")
+
+
+class User(Base, Roles):
     __tablename__ = "users"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -43,15 +64,6 @@ class User(Base):
     def _keep_name_key(self, _: str, name: str) -> str:
         self.name_key = name_key(name)
         return name
-
-    @property
-    def is_admin(self) -> bool:
-        return self.role == "admin"
-
-    @property
-    def is_moderator(self) -> bool:
-        """Moderators and admins: who works the reports queue and may intervene in games."""
-        return self.role in ("moderator", "admin")
 
 
 class LoginSession(Base):

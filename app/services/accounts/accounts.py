@@ -14,8 +14,9 @@ from sqlalchemy import bindparam, delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from app.db import table_of
 from app.models import LoginSession, MailSettings, Notification, User
-from app.models.records import USER_COLUMNS, USERS, UserFacts, UserRecord, table_of
+from app.models.records import USER_COLUMNS, USERS, UserFacts, UserRecord
 from app.services.accounts import tokens
 from app.services.deadlines import deadlines
 from app.services.errors import ServiceError

@@ -23,9 +23,9 @@ from sqlalchemy import (
 from sqlalchemy.orm import Session
 
 from app import clock
-from app.db import UTCDateTime
+from app.db import UTCDateTime, table_of
 from app.models import AvailabilityWindow, PauseRequest, User
-from app.models.records import GameFacts, table_of
+from app.models.records import GameFacts
 
 # Pause bounds are local dates; no zone is more than 14 hours from UTC, so two days of margin is plenty.
 _ZONE_MARGIN = timedelta(days=2)

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
 
-from app.db import insert_many
+from app.db import insert_many, table_of
 from app.games import registry
 from app.games.contract import Event, GameRules, RuleError, Wait, is_clock_order
 from app.models import Game, GameEvent, GameOrder, GameRollback, Notification, WaitRow
@@ -38,7 +38,6 @@ from app.models.records import (
     UserFacts,
     WaitFacts,
     WaitRecord,
-    table_of,
 )
 from app.services.deadlines import deadlines, markets
 from app.services.errors import ServiceError, not_found
@@ -263,8 +262,7 @@ def _advance(session: Session, game: PlayedGame, state: dict[str, Any]) -> None:
         game.state, game.version = state, version
     row = game if isinstance(game, Game) else session.identity_map.get(identity_key(Game, game.id))
     if isinstance(row, Game):
-        set_committed_value(row, "state", state)
-        set_committed_value(row, "version", version)
+        _as_written(row, state, version)
 
 
 def orm_game(session: Session, game: PlayedGame) -> Game:
@@ -274,9 +272,14 @@ def orm_game(session: Session, game: PlayedGame) -> Game:
         return game
     row = session.get(Game, game.id)
     assert row is not None  # the record was read under the game's lock
-    set_committed_value(row, "state", game.state)
-    set_committed_value(row, "version", game.version)
+    _as_written(row, game.state, game.version)
     return row
+
+
+def _as_written(row: Game, state: dict[str, Any] | None, version: int) -> None:
+    """The row holds this state and version as if loaded so: its flush does not write them again."""
+    set_committed_value(row, "state", state)
+    set_committed_value(row, "version", version)
 
 
 def _write_game(session: Session, game: GameFacts) -> None:

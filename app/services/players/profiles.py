@@ -16,9 +16,8 @@ from datetime import datetime
 from sqlalchemy import Executable, func, or_, select
 from sqlalchemy.orm import Session
 
-from app.db import upsert
+from app.db import table_of, upsert
 from app.models import Game, GameOrder, MoveStat, Seat, SeatTenure, User
-from app.models.records import table_of
 from app.services.errors import not_found
 from app.services.players import ratings
 
