@@ -18,9 +18,11 @@ from app.games import registry
 from app.games.advciv.model import State, conserved
 from app.models import Game, GameOrder, MarketWindow, WaitRow
 from tests.clock_service.factory import sweep_at
+from tests.conftest import NOW
 from tests.games.advciv.helpers import begin, blank, deal
 from tests.test_advciv_web import put_state, start_game
 from tests.test_orders import order
+from tests.web_views import stop_clock
 
 RULES = registry.get("advciv")
 HANDS = {
@@ -31,7 +33,11 @@ HANDS = {
 
 
 def market_game(make_client: Any, db: Session) -> tuple[int, dict[int, TestClient]]:
+    """A game put in the trade phase at NOW, the app's clock stopped at NOW too: the market's waits start
+    at NOW (`put_state`), so the orders that shorten its close must be made at the same time, not at the
+    real time of the run (which, days after NOW, would floor every new close at the first one)."""
     game_id, by_seat, _ = start_game(make_client, 3)
+    stop_clock(by_seat[0], NOW)
     state = blank()
     for seat, cards in HANDS.items():
         state = deal(state, seat, cards)

@@ -22,8 +22,7 @@ def seated_game(
     more client for a spectator. The app's clock stops at the start, so that a page read twice in a row
     says the same "in 3 hr" even when a minute turns between the two reads."""
     clients = [make_client() for _ in range(players)]
-    started = datetime.now(UTC)
-    clients[0].app.dependency_overrides[get_now] = lambda: started
+    stop_clock(clients[0], datetime.now(UTC))
     for index, client in enumerate(clients):
         sign_up(client, f"{name}{index}")
     game = clients[0].post("/api/v1/games", json={"game_type": game_type, "players": players}).json()
@@ -31,6 +30,11 @@ def seated_game(
         assert client.post(f"/api/v1/games/{game['id']}/join").status_code == 200
     by_seat = {client.get(f"/api/v1/games/{game['id']}").json()["your_seat"]: client for client in clients}
     return game["id"], by_seat, make_client()
+
+
+def stop_clock(client: Any, at: datetime) -> None:
+    """The app's clock (every client of it) reads `at` from now on."""
+    client.app.dependency_overrides[get_now] = lambda: at
 
 
 def responses(client: TestClient, game_id: int) -> tuple[Any, ...]:
