@@ -28,7 +28,7 @@ from app.services.mail.dispatch import Item, Letter
 from app.services.mail.mail import RenderedMail
 from app.web import advciv_map, dates
 from app.web.game_names import game_name_filter
-from app.web.i18n import N_, Translator, translations
+from app.web.i18n import N_, Translator, interpolate, translations
 from app.web.standings import final_places
 from app.web.text import linkify
 
@@ -55,14 +55,15 @@ class PlainTranslator:
     """gettext for text mails: the same catalog, with no HTML escaping of the values."""
 
     def __init__(self, language: str) -> None:
+        self.language = language
         self._catalog = translations(language)
 
     def gettext(self, message: str, **variables: Any) -> str:
-        text = self._catalog.gettext(message)
-        return text % variables if variables else text
+        return interpolate(self.language, self._catalog.gettext(message), variables)
 
     def ngettext(self, singular: str, plural: str, count: int, **variables: Any) -> str:
-        return self._catalog.ngettext(singular, plural, count) % {"num": count, **variables}
+        text = self._catalog.ngettext(singular, plural, count)
+        return interpolate(self.language, text, {"num": count, **variables})
 
 
 class EmailRenderer:

@@ -18,6 +18,7 @@ from app.models.records import UserRecord
 from app.services.errors import ServiceError, not_found
 from app.web import refusals
 from app.web.deps import optional_user, render, translator
+from app.web.i18n import interpolate
 
 log = logging.getLogger(__name__)
 
@@ -95,8 +96,8 @@ def _error_response(
     )
     user = _user_or_none(request)
     # Translated here, as plain text: a message is never trusted as HTML.
-    translated = translator(request, user).plain(error.template)
-    message = translated % error.params if error.params else translated
+    words = translator(request, user)
+    message = interpolate(words.language, words.plain(error.template), error.params)
     if wants_json:
         body: dict[str, Any] = {"code": error.code, "message": message, "field": error.field}
         if error.details:
