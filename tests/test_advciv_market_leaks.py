@@ -458,7 +458,10 @@ def outgoing(db: Session, sessions: sessionmaker[Session], settings: Settings, g
 def said_forms(trade: mk.Trade) -> list[str]:
     """How a mail writes a trade's announcement: the game's sentence, with what was said."""
     first, second = sorted(trade.first.said), sorted(trade.second.said)
-    return [f"traded {', '.join(map(card_name, first))} to ", f"for {', '.join(map(card_name, second))}."]
+    return [
+        f"says they gave {', '.join(map(card_name, first))} to ",
+        f"who says they gave {', '.join(map(card_name, second))} in return.",
+    ]
 
 
 def check_mail(mails: list[Mail], trades: list[mk.Trade], game_name: str) -> None:

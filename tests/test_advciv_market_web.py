@@ -136,9 +136,10 @@ def test_a_lie_is_on_its_author_s_page_only_and_the_trade_is_announced_as_said(
     assert sorted(after.hands[0]) == ["hides", "salt", "salt", "timber"]
     assert sorted(after.hands[1]) == ["grain", "ochre", "ochre", "wine"]
     seen = {seat: visible(text, name) for seat, text in pages(game_id, by_seat, outsider).items()}
-    announced = "traded Gold, Ochre, Ochre to"
+    announced = "says they gave Gold, Ochre, Ochre to"
     for seat in (0, 1, 2, None):
-        assert announced in seen[seat] and "for Salt, Salt, Unspecified." in seen[seat], seat
+        assert announced in seen[seat], seat
+        assert "says they gave Salt, Salt, Unspecified in return." in seen[seat], seat
     assert "You received from" in seen[1] and "Wine" in seen[1]  # Crete now holds the real card
     for other in (2, None):
         assert "Wine" not in seen[other] and "Timber" not in seen[other] and "You received" not in seen[other]

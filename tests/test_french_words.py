@@ -111,3 +111,14 @@ def test_elision_looks_past_a_link_and_still_escapes_the_name() -> None:
 
 def test_english_is_untouched() -> None:
     assert Translator("en").gettext("Waiting for %(name)s.", name="Anna") == "Waiting for Anna."
+
+
+def test_a_trade_is_announced_as_what_each_side_said() -> None:
+    from app.games.advciv.market import ANNOUNCEMENT
+
+    params = {"first": "Anna", "first_cards": "Fer, Papyrus, Sel", "second": "Chloé", "second_cards": "Or"}
+    assert french.gettext(ANNOUNCEMENT, **params) == (
+        "Anna dit avoir donné Fer, Papyrus, Sel à Chloé, qui dit avoir donné Or en échange."
+    )
+    english = Translator("en").gettext(ANNOUNCEMENT, **params)
+    assert english.startswith("Anna says they gave Fer, Papyrus, Sel")

@@ -186,7 +186,8 @@ def test_a_trade_with_a_lie_waits_for_the_embargo_and_others_read_only_what_was_
     assert "wine" in hand(bruno, live_server, game_id)
     carla.reload()
     log = carla.locator("#game-log").inner_text()
-    assert "traded Gold, Ochre, Ochre to" in log and "for Salt, Salt, Unspecified." in log
+    assert "says they gave Gold, Ochre, Ochre to" in log
+    assert "says they gave Salt, Salt, Unspecified in return." in log
     seen = shown_text(carla, "#ac") + log
     assert "Wine" not in seen and "Timber" not in seen and "You received" not in seen
     bruno.reload()

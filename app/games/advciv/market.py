@@ -346,7 +346,10 @@ def announcement(trade: Trade) -> Announcement:
     )
 
 
-ANNOUNCEMENT: Final = N_("%(first)s traded %(first_cards)s to %(second)s for %(second_cards)s.")
+# What was SAID, never what was given: one card of three may be a lie (§28.3).
+ANNOUNCEMENT: Final = N_(
+    "%(first)s says they gave %(first_cards)s to %(second)s, who says they gave %(second_cards)s in return."
+)
 
 
 def announcement_params(

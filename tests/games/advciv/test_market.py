@@ -264,7 +264,9 @@ def test_f_r9_announcement_says_only_what_was_said() -> None:
     assert m.announcement(honest) == m.announcement(liar)
     params = m.announcement_params(m.announcement(liar), ["Ann", "Bob", "Cy"], {"gold": "Gold"})
     text = m.ANNOUNCEMENT % params
-    assert text == "Ann traded Gold, salt, salt to Bob for grain, iron, wine."
+    assert text == (
+        "Ann says they gave Gold, salt, salt to Bob, who says they gave grain, iron, wine in return."
+    )
     assert "treachery" not in text and "ochre" not in text
 
 
