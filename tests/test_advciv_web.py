@@ -323,3 +323,23 @@ def test_barbarians_and_pirate_cities_are_drawn_on_the_map(make_client: Any, db:
         assert re.search(barbarians, page)
         assert re.search(r'data-area="cyrene" data-kind="city" data-nation="pirates"', page)
         assert "7 tokens of the barbarians" in page and "A city of the pirates" in page
+
+
+def test_the_draft_names_the_nations_never_their_keys(make_client: Any) -> None:
+    game_id, by_seat, _ = seated_game(make_client, "advciv", 3)
+    first = by_seat[0]
+    free = first.get(f"/api/v1/games/{game_id}/draft").json()["free"]
+    panel = first.get(f"/games/{game_id}/draft").text
+    names = {
+        **{key: key.title() for key in ("africa", "italy", "illyria", "thrace", "crete", "asia", "assyria")},
+        **{key: key.title() for key in ("babylon", "egypt")},
+    }
+    for key in free:
+        assert f"Choose {names[key]}" in panel and f"Choose {key}<" not in panel
+    assert first.post(f"/api/v1/games/{game_id}/draft", json={"choice": free[0]}).status_code == 200
+    log = first.get(f"/games/{game_id}/log").text
+    assert f"Pick 1 takes {names[free[0]]}." in log and f"takes {free[0]}." not in log
+    assert f"among {names[free[0]]}" in log or f", {names[free[0]]}" in log
+    assert first.patch("/api/v1/me", json={"language": "fr"}).status_code == 200
+    french = first.get(f"/games/{game_id}/log").text
+    assert "Le numéro 1 choisit : " in french and f"choisit : {free[0]}." not in french
