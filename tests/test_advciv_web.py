@@ -343,3 +343,23 @@ def test_the_draft_names_the_nations_never_their_keys(make_client: Any) -> None:
     assert first.patch("/api/v1/me", json={"language": "fr"}).status_code == 200
     french = first.get(f"/games/{game_id}/log").text
     assert "Le numéro 1 choisit : " in french and f"choisit : {free[0]}." not in french
+
+
+def test_an_earthquake_site_is_named_by_its_areas_in_the_default_and_the_log(
+    make_client: Any, db: Session
+) -> None:
+    game_id, by_seat, outsider = start_game(make_client, 3)
+    state = units(blank(), 0, {}, cities=["athens", "sparta"])
+    state = units(state, 1, {}, cities=["corinth", "phaestos"])
+    state = revealed(deal(state, 0, ["volcano_earthquake"]))
+    put_state(db, game_id, state)
+    legal = RULES.view(state, 0)["legal"]
+    assert legal["context"]["question"] == "site" and legal["default"]["picks"] == ("0",)  # an index
+    page = by_seat[0].get(f"/games/{game_id}").text
+    assert "At the time limit: chosen: Athens + Corinth" in page and "chosen: 0" not in page
+    fields = {**form_basics(page), "type": "pick", "picks[]": "2"}
+    posted = by_seat[0].post(f"/games/{game_id}/orders", data=fields, headers={"HX-Request": "true"})
+    assert posted.status_code == 200, posted.text
+    for viewer in (*by_seat.values(), outsider):
+        log = viewer.get(f"/games/{game_id}/log").text
+        assert "answers for Volcanic Eruption or Earthquake: chosen: Sparta + Phaestos." in log

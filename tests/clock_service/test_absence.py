@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
+from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -177,3 +178,40 @@ def test_the_absence_table_shows_each_seat_and_what_the_viewer_may_do(
         (2, 2, 4, True),
     ]
     assert table[2].player == players[2].display_name
+
+
+def test_a_timeout_is_named_in_the_log_with_the_missed_count_and_its_default_to_its_seat_alone(
+    db: Session, sessions: sessionmaker[Session]
+) -> None:
+    users = make_users(db, "Ann", "Ben", "Cat")
+    game_id = running_game(db, users)
+    players = by_seat(db, game_id, users)
+    now = play_round(db, sessions, game_id, players, 2, NOW)
+    play_round(db, sessions, game_id, players, 2, now)
+    said = events(db, game_id, "platform:timeout")
+    assert [(e.data, e.visible_to) for e in said] == [
+        ({"seat": 2, "missed": 1}, None),
+        ({"seat": 2, "missed": 2}, None),
+    ]
+    private = events(db, game_id, "platform:timeout_default")
+    assert [e.visible_to for e in private] == [[2], [2]] and all(e.data["order"]["type"] for e in private)
+    log = {seat: [e.kind for e in play.visible_log(db, game_id, seat, limit=50)] for seat in (0, 2)}
+    assert "platform:timeout" in log[0] and "platform:timeout_default" not in log[0]
+    assert "platform:timeout_default" in log[2]
+
+
+def test_the_timeout_line_in_words() -> None:
+    from app.web.emails import make_environment
+    from app.web.i18n import Translator
+
+    env = make_environment()
+    template = env.get_template("partials/platform_event.html")
+    for language, expected in (
+        ("en", "Time ran out: the server played the default for Cat. (2 turns missed in a row)"),
+        ("fr", "Temps écoulé : le serveur a joué l'ordre par défaut pour Cat. (2 tours manqués d'affilée)"),
+    ):
+        words = Translator(language)
+        event = {"kind": "platform:timeout", "data": {"seat": 2, "missed": 2}}
+        view = {"players": ["Ann", "Ben", "Cat"]}
+        html = template.render(**words.template_globals(), event=event, view=view)
+        assert " ".join(Markup(html).striptags().split()) == expected

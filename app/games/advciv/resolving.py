@@ -422,6 +422,7 @@ def seat_of(question: Question) -> int:
 def answer(tx: Tx, seat: int, order: PickOrder | LoseOrder | AssignOrder) -> None:
     """Checks the answer by replaying the calamity with it, then records it."""
     state = tx.state
+    picked = _picked_options(state, order) if isinstance(order, PickOrder) else None
     steps = (*state.steps, step_of(state, order))
     replay(state, steps)
     tx.set(steps=steps, asked=True)
@@ -431,9 +432,19 @@ def answer(tx: Tx, seat: int, order: PickOrder | LoseOrder | AssignOrder) -> Non
         victim = seat_of(question)
         shown = state.grain_shown or (0,) * len(state.players)
         tx.set(grain_shown=replaced(shown, victim, shown[victim] + order.grain))
-    tx.emit(
-        "calamity_answered", seat=seat, calamity=state.calamities[0][0], order=order.model_dump(mode="json")
-    )
+    data: dict[str, Any] = {"seat": seat, "calamity": state.calamities[0][0]}
+    data["order"] = order.model_dump(mode="json")
+    if picked is not None:
+        data["picked"] = picked
+    tx.emit("calamity_answered", **data)
+
+
+def _picked_options(state: State, order: PickOrder) -> list[dict[str, Any]]:
+    """The options a pick chose, as the log names them (a pick's own names may be mere places in a list)."""
+    question = progress(state)
+    if not isinstance(question, Question) or question.pending is None:
+        return []
+    return [option.to_json() for option in options(state, question.pending) if option.name in order.picks]
 
 
 def sample(state: State, legal_now: Legal, rng: random.Random) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
 
+from app import clock
 from app.db import insert_many, table_of
 from app.games import registry
 from app.games.contract import Event, GameRules, RuleError, Wait, is_clock_order
@@ -232,7 +233,8 @@ def apply_order(
         batch.orders.append(written)
     else:
         session.execute(_INSERT_ORDER, written)
-    append_events(session, game, outcome.events, now)
+    events = [*timeout_events(game, seat, order), *outcome.events] if origin == "timeout" else outcome.events
+    append_events(session, game, events, now)
     notify_news(session, game, outcome.events, user_id)
     wanted = rules.waits(outcome.state)
     if waits is None and batch is not None:
@@ -251,6 +253,18 @@ def apply_order(
 
 
 PlayedGame = Game | GameRecord  # a record on a player's order, ORM rows in the sweeper's batches
+
+
+def timeout_events(game: PlayedGame, seat: int, order: Mapping[str, Any]) -> list[Event]:
+    """What the log says of a default played at the time limit: to everyone, that time ran out for the seat
+    and how many turns in a row it has missed; to the seat alone, the default in words (a default may hold
+    what only the seat may know, such as a sealed bid)."""
+    held = next((s for s in game.seats if s.number == seat), None)
+    missed = clock.missed_in_row_after(held.missed_turns if held else 0, timed_out=True)
+    return [
+        Event("platform:timeout", {"seat": seat, "missed": missed}),
+        Event("platform:timeout_default", {"seat": seat, "order": dict(order)}, frozenset({seat})),
+    ]
 
 
 def _advance(session: Session, game: PlayedGame, state: dict[str, Any]) -> None:
