@@ -115,7 +115,7 @@ def _buy_worth(state: State, seat: int, order: OrderModel) -> float:
         return CARD - cost if cost <= spare and state.round < SCORING_ROUNDS[-1] else -1.0
     if isinstance(order, BuyFarmerOrder):
         cost = price(state, seat, "farmers")
-        gain = rounds_left(state) * farmer_gold(state)
+        gain: float = rounds_left(state) * farmer_gold(state)
         return gain - cost if cost <= spare else -1.0
     if isinstance(order, BuyBlockOrder):
         cost = price(state, seat, "blocks")
