@@ -113,7 +113,7 @@ def _bid(state: State, seat: int, legal: Legal, rng: random.Random) -> dict[str,
         return {"type": "bid", "cursed": True}
     left = len(state.pile) + 1  # this auction and those still to come this round
     fairy_share = max(limits["fairy"] * 2 // left, 1)
-    want = int(value + rng.random())
+    want = int(value * (0.7 + 0.6 * rng.random()) + rng.random())  # noise: equal bids tie, and ties void
     amulet = limits["amulet"] and value >= 2 * POINT
     if amulet:
         want = (want + 1) // 2
@@ -138,7 +138,8 @@ def _curse(state: State, seat: int, card: str, value: float) -> bool:
 def _tiebreak(state: State, seat: int, legal: Legal, rng: random.Random) -> dict[str, Any]:
     limits = legal.limits or {}
     value = card_value(state, seat, legal.card)
-    silver = min(limits["silver"], int(value / (3 * SILVER) + rng.random()))
+    wanted = max(int(value / (3 * SILVER) * (0.5 + rng.random()) + rng.random()), int(value >= 1))
+    silver = min(limits["silver"], wanted)
     amulet = bool(limits["amulet"]) and value >= 2 * POINT and silver > 0
     return {"type": "tiebreak", "silver": silver, "amulet": amulet}
 
