@@ -14,17 +14,20 @@ from typing import Any
 
 from app.games.contract import RuleError
 from app.games.kit.legal import awaited
+from app.games.kit.model import memo
 from app.games.tigris.board import (
     BLACK,
     BLUE,
     COLOURS,
+    HEIGHT,
     MONUMENT_IDS,
     MONUMENTS,
     NAMES,
     RED,
+    SIZE,
     TILE_CODES,
+    WIDTH,
     block,
-    blocks_with,
 )
 from app.games.tigris.kingdoms import Regions, regions, temples_next_to
 from app.games.tigris.model import OFF, State
@@ -55,7 +58,10 @@ def bot_order(state: State, seat: int, rng: random.Random) -> dict[str, Any]:
 # --- the action -----------------------------------------------------------------------------------------
 
 
-def _weights(state: State, seat: int) -> tuple[float, ...]:
+Weights = tuple[float, ...]
+
+
+def _weights(state: State, seat: int) -> Weights:
     """How much a point of each colour is worth: more for the colours behind."""
     points = state.players[seat].points
     top = max(points)
@@ -83,11 +89,10 @@ def _action(state: State, seat: int, legal: Legal, rng: random.Random) -> dict[s
     return best[1]
 
 
-def _tile_worth(
-    state: State, seat: int, found: Regions, colour: int, sq: int, weights: tuple[float, ...]
-) -> float:
+def _tile_worth(state: State, seat: int, found: Regions, colour: int, sq: int, weights: Weights) -> float:
     kingdoms = sorted(found.kingdoms_near(sq))
-    value = _monument_chance(state, colour, sq)
+    monuments = memo(state, "bot:monument_squares", lambda: _monument_squares(state))
+    value = MONUMENT_BLOCK if sq in monuments[colour] else 0.0
     if len(kingdoms) == 2:
         return value + _war_worth(state, seat, found, kingdoms, colour)
     if not kingdoms:
@@ -120,23 +125,25 @@ def _war_worth(state: State, seat: int, found: Regions, kingdoms: list[int], col
     return value if value else GIVEN_AWAY
 
 
-def _monument_chance(state: State, colour: int, sq: int) -> float:
-    """The tile completes a 2x2 block of its colour, with a monument of that colour still free."""
-    code = TILE_CODES[colour]
+def _monument_squares(state: State) -> dict[int, frozenset[int]]:
+    """By colour, the empty squares where a tile of that colour completes a 2x2 block of it, with a
+    monument of that colour still free."""
     board = state.board
-    if not any(state.monuments[index] == OFF and colour in pair for index, pair in enumerate(MONUMENTS)):
-        return 0.0
-    for top_left in blocks_with(sq):
-        if top_left in state.declined:
+    found: dict[int, set[int]] = {colour: set() for colour in range(4)}
+    free = {c for index, pair in enumerate(MONUMENTS) if state.monuments[index] == OFF for c in pair}
+    for top_left in range(SIZE):
+        if top_left % WIDTH == WIDTH - 1 or top_left // WIDTH == HEIGHT - 1 or top_left in state.declined:
             continue
-        if all(board[part] == code or part == sq for part in block(top_left)):
-            return MONUMENT_BLOCK
-    return 0.0
+        parts = [board[part] for part in block(top_left)]
+        if parts.count(".") != 1:
+            continue
+        codes = {code for code in parts if code != "."}
+        if len(codes) == 1 and (colour := TILE_CODES.find(codes.pop())) in free:
+            found[colour].add(block(top_left)[parts.index(".")])
+    return {colour: frozenset(squares) for colour, squares in found.items()}
 
 
-def _leader_worth(
-    state: State, seat: int, found: Regions, colour: int, sq: int, weights: tuple[float, ...]
-) -> float:
+def _leader_worth(state: State, seat: int, found: Regions, colour: int, sq: int, weights: Weights) -> float:
     kingdoms = found.kingdoms_near(sq)
     groups = found.groups_near(sq)
     code = TILE_CODES[colour]
