@@ -13,13 +13,16 @@ from typing import Any
 import pytest
 
 from app.games import registry
+from app.games.amunre import view as amunre_view
 from app.games.amunre.cards import GOLD_COUNTS, MINUS_THREE_CARDS
 from app.games.amunre.model import BLOCKS, DOUBLES, FARMERS, PYRAMIDS
 from app.games.amunre.model import State as AmunReState
 from app.games.contract import GameRules, RuleError, bot_order_of
+from app.games.dragonstones import view as dragonstones_view
 from app.games.dragonstones.model import COIN_SUPPLY, STONE_SUPPLY, Bid, Coins, TieBid
 from app.games.dragonstones.model import State as DragonstonesState
 from app.games.kit.model import evolve
+from app.games.tigris import view as tigris_view
 from app.games.tigris.board import HAND_SIZE
 from app.games.tigris.model import State as TigrisState
 from tests.games.amunre.helpers import blur_others
@@ -157,6 +160,17 @@ INVARIANTS: dict[str, Callable[[Any], None]] = {
 }
 
 
+# --- the questions each game asks: its prompts but those that ask nothing ---------------------------------
+
+NOT_QUESTIONS = frozenset({"wait", "game_over", "spectator", "rebid", "bid_sent", "offered", "sell"})
+QUESTIONS: dict[str, frozenset[str]] = {
+    "dragonstones": frozenset(dragonstones_view.PROMPTS) - NOT_QUESTIONS,
+    "tigris": frozenset(tigris_view.PROMPTS) - NOT_QUESTIONS,
+    "amunre": frozenset(amunre_view.PROMPTS) - NOT_QUESTIONS,
+}
+GAMES_FOR_QUESTIONS = 100  # mixed games at most, until the bot has met every question
+
+
 # --- the tests -----------------------------------------------------------------------------------------
 
 
@@ -184,6 +198,27 @@ def test_bot_games_end_as_the_rules_end_them(rules: GameRules[Any], players: str
         assert not rules.waits(last)
         standings = rules.standings(last)
         assert standings is not None and sorted(s.seat for s in standings) == list(range(count))
+
+
+def test_a_bot_answers_every_question_of_its_game(rules: GameRules[Any]) -> None:
+    """Along tables where bots sit with random players (whose odd choices lead to the rare questions)."""
+    questions = QUESTIONS.get(rules.id)
+    if questions is None:
+        pytest.skip(f"no list of questions for {rules.id}")
+    legal_for = getattr(rules, "legal_for")  # noqa: B009 - the kit's method, not the contract's
+    answered: set[str] = set()
+    for seed in range(GAMES_FOR_QUESTIONS):
+        players = rules.min_players + seed % (rules.max_players - rules.min_players + 1)
+        previous = None
+        for state in games(rules, players, seed, (bot, randomly)):
+            answered |= {
+                legal_for(state, wait.seat).prompt for wait in rules.waits(state) if wait.seat % 2 == 0
+            }
+            previous = state
+        assert previous is not None
+        if answered >= questions:
+            break
+    assert questions - answered == set()
 
 
 def test_a_bot_decides_from_what_its_seat_may_see(rules: GameRules[Any]) -> None:

@@ -181,8 +181,8 @@ WORTH: dict[str, Worth] = {
 
 
 def _offer(state: State, seat: int, legal: Legal) -> dict[str, Any]:
-    """A quarter of its gold (more with many farmers), in the cards that make it; the "-3" card when
-    poor."""
+    """A quarter of its gold (more with many farmers), in the cards that make it, with an Offering
+    Adjustment card if it holds one (to move the total its way); the "-3" card when poor."""
     limits = legal.limits or {}
     hand = tuple(limits["gold"].get(str(worth), 0) for worth in GOLD_VALUES)
     gold = value(hand)
@@ -196,6 +196,6 @@ def _offer(state: State, seat: int, legal: Legal) -> dict[str, Any]:
             smallest = next(index for index, count in enumerate(hand) if count)
             given = tuple(1 if index == smallest else 0 for index in range(len(hand)))
         counts = {str(worth): count for worth, count in zip(GOLD_VALUES, given, strict=True) if count}
-        order = OfferOrder.model_validate({"type": "offer", "gold": counts})
+        order = OfferOrder.model_validate({"type": "offer", "gold": counts, "adjust": limits["adjust"]})
     check_offering(limits, order)
     return order.model_dump(mode="json")

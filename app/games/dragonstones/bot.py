@@ -40,6 +40,7 @@ SILVER = 0.4
 POINT_CARDS = frozenset(
     {"sorcerer", "enchanter", "magician", "enchantress", "apprentice", "charlatan", "necromancer"}
 )
+COPIERS = frozenset({"ghost", "imp"})  # they use the power of another card: one they choose
 FLAT_VALUES = {
     "witch": 0.3,
     "thief": STONE,
@@ -78,7 +79,7 @@ def card_value(state: State, seat: int, card: str) -> float:
     return value
 
 
-def _value(state: State, stones: Stones, card: str) -> float:
+def _value(state: State, stones: Stones, card: str, copies: bool = True) -> float:
     if card.endswith("_dragon") and card.split("_")[0] in COLOURS:
         return STONE + 0.3 * min(stones.get(card.split("_")[0]), 3)
     if card == "sorcerer":
@@ -95,10 +96,11 @@ def _value(state: State, stones: Stones, card: str) -> float:
         return max(POINT - STONE * stones.total(), 0.5)
     if card == "necromancer":
         return POINT / 2
-    if card == "ghost":
-        return max((_value(state, stones, c) for c in state.played if c != "ghost"), default=0.0)
-    if card == "imp":
-        return max((_value(state, stones, c) for c in set(state.pile) if c != "imp"), default=0.0)
+    if card in COPIERS:  # the best card it may copy, itself judged without its own copies
+        if not copies:
+            return 1.0
+        cards = state.played if card == "ghost" else set(state.pile)
+        return max((_value(state, stones, c, copies=False) for c in cards if c != card), default=0.0)
     return FLAT_VALUES.get(card, 1.0)
 
 
