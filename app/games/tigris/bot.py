@@ -23,6 +23,7 @@ from app.games.tigris.board import (
     MONUMENT_IDS,
     MONUMENTS,
     NAMES,
+    NEIGHBOURS,
     RED,
     SIZE,
     TILE_CODES,
@@ -80,6 +81,8 @@ def _action(state: State, seat: int, legal: Legal, rng: random.Random) -> dict[s
         if kind == "leader" and state.players[seat].leaders[colour] != OFF:
             continue  # a leader on the board stays where it is
         worth = _tile_worth if kind == "tile" else _leader_worth
+        if kind == "tile":  # a tile away from every other tile or leader does nothing for the seat
+            squares = squares & memo(state, "bot:beside_groups", lambda: _beside_groups(found))
         for sq in sorted(squares):
             value = worth(state, seat, found, colour, sq, weights) + rng.random() * 1e-3
             if value > best[0]:
@@ -89,6 +92,10 @@ def _action(state: State, seat: int, legal: Legal, rng: random.Random) -> dict[s
     return best[1]
 
 
+def _beside_groups(found: Regions) -> frozenset[int]:
+    return frozenset(near for sq, group in enumerate(found.label) if group != -1 for near in NEIGHBOURS[sq])
+
+
 def _tile_worth(state: State, seat: int, found: Regions, colour: int, sq: int, weights: Weights) -> float:
     kingdoms = sorted(found.kingdoms_near(sq))
     monuments = memo(state, "bot:monument_squares", lambda: _monument_squares(state))
@@ -96,7 +103,7 @@ def _tile_worth(state: State, seat: int, found: Regions, colour: int, sq: int, w
     if len(kingdoms) == 2:
         return value + _war_worth(state, seat, found, kingdoms, colour)
     if not kingdoms:
-        return value + (GROWTH if found.groups_near(sq) else 0.0)
+        return value + GROWTH
     scorer = found.leader_of(kingdoms[0], colour)
     if scorer is None:
         scorer = found.leader_of(kingdoms[0], BLACK)
