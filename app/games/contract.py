@@ -7,7 +7,7 @@ read the clock or global random state; any randomness lives inside the state as 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Generic, Protocol, TypeVar
 
@@ -90,7 +90,12 @@ class GameRules(Protocol[S]):
     once, as the clock, when a trade market's embargo ends (`app.clock.Market.embargo_ends_at`), from the
     lowest seat still counted in the market; no player may send an order of that type. Rules never read the
     clock: this order is how they learn that the embargo is over. An `Event` with `mail=True` is mailed to
-    every seat holder that may see it (but the player whose order caused it)."""
+    every seat holder that may see it (but the player whose order caused it).
+
+    `bot_order(state, seat, rng) -> Mapping[str, Any]` (see `bot_order_of`) is a sensible legal order for an
+    awaited seat: pure, deterministic for a given `rng`, and decided only from what the seat may know (the
+    facts of `view(state, seat)`), so that two states differing only in what the seat cannot see give the
+    same order."""
 
     id: str
     title: str
@@ -122,6 +127,12 @@ def clock_order_of(rules: object) -> Mapping[str, Any] | None:
     """The rules' optional `clock_order` (see `GameRules`), or None."""
     order = getattr(rules, "clock_order", None)
     return order if isinstance(order, Mapping) and "type" in order else None
+
+
+def bot_order_of(rules: object) -> Callable[[Any, int, random.Random], Mapping[str, Any]] | None:
+    """The rules' optional `bot_order(state, seat, rng)` (see `GameRules`), or None."""
+    bot_order = getattr(rules, "bot_order", None)
+    return bot_order if callable(bot_order) else None
 
 
 def is_clock_order(rules: object, order: object) -> bool:

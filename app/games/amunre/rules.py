@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.games.amunre import flow
+from app.games.amunre import bot, flow
 from app.games.amunre.actions import handle
 from app.games.amunre.model import ROUNDS, State
 from app.games.amunre.orders import Legal, OfferOrder, Order, OrderModel, parse_order
@@ -64,6 +64,9 @@ class AmunReRules(KitRules[State, Legal]):
 
     def sample_order(self, state: State, seat: int, rng: random.Random) -> Mapping[str, Any]:
         return sample(self.awaited_legal(state, seat), anytime_for(state, seat), rng)
+
+    def bot_order(self, state: State, seat: int, rng: random.Random) -> Mapping[str, Any]:
+        return bot.bot_order(state, seat, rng)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)

@@ -76,7 +76,8 @@ class Tx(SeatedTx[State, Player]):
         self.emit("paid", to=(seat,), seat=seat, amount=amount, why=why)
 
     def receive(self, seat: int, amount: int, why: str) -> None:
-        """Gold from the bank."""
+        """Gold from the bank; a bank worth less than `amount` gives all it has."""
+        amount = min(amount, value(self.state.bank))
         cards = exact(amount, self.state.bank)
         if cards is None:
             self._exchange(seat, value(self.player(seat).gold) + amount)

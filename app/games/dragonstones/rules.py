@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.games.contract import N_, Outcome, RuleError, Standing
-from app.games.dragonstones import flow
+from app.games.dragonstones import bot, flow
 from app.games.dragonstones.auction import rebid_legal
 from app.games.dragonstones.model import State
 from app.games.dragonstones.orders import Legal, Order, parse_order
@@ -60,6 +60,9 @@ class DragonstonesRules(KitRules[State, Legal]):
 
     def sample_order(self, state: State, seat: int, rng: random.Random) -> Mapping[str, Any]:
         return sample(self.awaited_legal(state, seat), rng)
+
+    def bot_order(self, state: State, seat: int, rng: random.Random) -> Mapping[str, Any]:
+        return bot.bot_order(state, seat, rng)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)

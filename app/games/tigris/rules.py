@@ -12,7 +12,7 @@ from pydantic.json_schema import SkipJsonSchema
 from app.games.contract import N_, Outcome, RuleError, Standing
 from app.games.kit.legal import awaited
 from app.games.kit.rules import KitRules
-from app.games.tigris import flow
+from app.games.tigris import bot, flow
 from app.games.tigris.model import OFF, RNG_VERSION, State, dump, load
 from app.games.tigris.orders import Legal, Order, parse_order
 from app.games.tigris.phases import check, handle, legal_for, sample
@@ -71,6 +71,9 @@ class TigrisRules(KitRules[State, Legal]):
 
     def sample_order(self, state: State, seat: int, rng: random.Random) -> Mapping[str, Any]:
         return sample(state, self.awaited_legal(state, seat), rng)
+
+    def bot_order(self, state: State, seat: int, rng: random.Random) -> Mapping[str, Any]:
+        return bot.bot_order(state, seat, rng)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
