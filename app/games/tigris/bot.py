@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.games.contract import RuleError
 from app.games.kit.legal import awaited
 from app.games.kit.model import memo
 from app.games.tigris.board import (
@@ -223,8 +222,7 @@ def _war_order(state: State, seat: int, legal: Legal) -> dict[str, Any]:
     wars = legal.context["wars"]
     best = max(range(len(wars)), key=lambda index: (margin(wars[index]), -index))
     order = WarOrder(type="war", colour=wars[best]["colour"])
-    if not legal.offers(order):
-        raise RuleError("illegal_choice", "No such war.")
+    assert legal.offers(order), "the war chosen is one the seat may declare"
     return order.model_dump(mode="json")
 
 
