@@ -363,3 +363,14 @@ def test_an_earthquake_site_is_named_by_its_areas_in_the_default_and_the_log(
     for viewer in (*by_seat.values(), outsider):
         log = viewer.get(f"/games/{game_id}/log").text
         assert "answers for Volcanic Eruption or Earthquake: chosen: Sparta + Phaestos." in log
+
+
+def test_the_status_says_whose_pick_it_is_in_the_draft(make_client: Any) -> None:
+    game_id, by_seat, outsider = seated_game(make_client, "advciv", 3)
+    first = by_seat[0].get(f"/games/{game_id}").text
+    assert "Your pick in the seat draft" in first and "Waiting for other players" not in first
+    choosing = by_seat[0].get("/api/v1/me").json()["display_name"]
+    second = by_seat[1].get(f"/games/{game_id}/fragment").text
+    assert f"{choosing} chooses now." in second and "Your pick" not in second
+    watching = outsider.get(f"/games/{game_id}").text
+    assert "This game is being set up" in watching and "chooses now" not in watching

@@ -14,7 +14,7 @@ from starlette.responses import RedirectResponse, Response
 from app.games import registry
 from app.services.errors import ServiceError
 from app.services.ops import metrics as ops_metrics
-from app.services.play import play
+from app.services.play import draft, play
 from app.services.play.live import BUS
 from app.services.players.ratings import seat_rank_moves
 from app.services.social import lobby
@@ -59,6 +59,8 @@ def _context(session: Session, view: play.GameView, now: datetime) -> dict[str, 
         "now": now,
         "rank_moves": seat_rank_moves(session, view.game),
     }
+    if view.board is None and view.game.status == "active":  # set-up: whose pick it is in the seat draft
+        context["draft_wait"] = draft.awaited_seat(session, view.game.id)
     drawing = BOARD_DRAWINGS.get(view.game.game_type)
     if drawing is not None and view.board is not None:
         context[view.game.game_type] = drawing(view.board, view.seat, my_wait, now)
