@@ -22,7 +22,7 @@ MINUS_THREE_GOLD = 3
 EIGHT_GOLD = 8
 
 
-def new_game(players: int, seed: int) -> State:
+def new_game(players: int, seed: int, rules_version: int) -> State:
     bank = tuple(cards.GOLD_COUNTS)
     start = BOARD.start_gold
     hands = []
@@ -46,6 +46,7 @@ def new_game(players: int, seed: int) -> State:
             round=0,
             pharaoh=0,
             phase="auction",
+            rules_version=rules_version,
         )
     )
     tx.set(deck=tx.shuffle(deck), province_deck=tx.shuffle(range(len(BOARD.provinces))))
@@ -218,15 +219,28 @@ def offering_ranking(state: State) -> list[int]:
     return sorted(ranked, key=lambda seat: (-state.offerings[seat].amount, turn.index(seat)))  # type: ignore[union-attr]
 
 
+def reward_picks(state: State) -> tuple[int, ...]:
+    """The seats in the order they take their items: 3 for the highest offering, 2 for the second, then
+    1 for every other seat that did not offer "-3", "dans le sens horaire en partant du premier joueur"
+    (rules, phase 4). Games begun before `rules_version` 1 rank those others by their offering too."""
+    ranking = offering_ranking(state)
+    first = ranking[: len(REWARD_ITEMS)]
+    others = [seat for seat in ranking if seat not in first]
+    if state.rules_version >= 1:
+        others = list(clockwise(state, set(others)))
+    picks: list[int] = []
+    for place, seat in enumerate(first):
+        picks += [seat] * REWARD_ITEMS[place]
+    return (*picks, *others)
+
+
 def _reward_offerings(tx: Tx) -> None:
     state = tx.state
     assert state.total is not None
     space = BOARD.space_for(state.total)
     ranking = offering_ranking(state)
-    picks: list[int] = []
-    for place, seat in enumerate(ranking):
-        picks += [seat] * (REWARD_ITEMS[place] if place < len(REWARD_ITEMS) else 1)
-    tx.set(temple=space, phase="reward", queue=tuple(picks))
+    picks = reward_picks(state)
+    tx.set(temple=space, phase="reward", queue=picks)
     tx.emit("temple_moved", space=space, total=state.total)
     for seat, offering in enumerate(state.offerings):
         if offering is not None and offering.minus_three:

@@ -8,7 +8,7 @@ from typing import Any
 from app.games.amunre import RULES, cards
 from app.games.amunre.board import BOARD, GOLD_VALUES
 from app.games.amunre.cards import Gold
-from app.games.amunre.model import Player, Province, State
+from app.games.amunre.model import RULES_VERSION, Player, Province, State
 from app.games.contract import Event
 from app.games.kit.model import evolve, replaced
 
@@ -22,8 +22,13 @@ def index(name: str) -> int:
     return BOARD.index(name)
 
 
+def new_rules() -> Any:
+    """The options of a game created now, as the lobby stores them (on the current rules)."""
+    return RULES.Options.model_validate({"rules_version": RULES_VERSION})
+
+
 def game(players: int = 4, seed: int = 1) -> State:
-    return RULES.new_game(RULES.Options(), players, seed)
+    return RULES.new_game(new_rules(), players, seed)
 
 
 def with_player(state: State, seat: int, **changes: Any) -> State:

@@ -14,7 +14,7 @@ from app.games.amunre.model import State
 from app.games.contract import RuleError
 from tests.games.amunre.helpers import game, gold, kinds, owning, phase, play, player, with_player
 
-RED, BLUE, BLACK, WHITE = range(4)
+RED, BLUE, BLACK, WHITE, GREEN = range(5)
 MINUS = {"type": "offer", "minus_three": True}
 
 
@@ -71,6 +71,16 @@ def test_others_get_one_item_in_offering_order_ties_to_the_pharaoh_side() -> Non
         state, _ = play(state, seat, _offer(1))
     assert state.queue == (BLACK, BLACK, BLACK, WHITE, WHITE, RED, BLUE)
     assert state.pharaoh == BLACK
+
+
+def test_after_the_first_two_the_others_pick_clockwise_from_the_first_player() -> None:
+    """The text: "tous les autres joueurs n'ayant pas joué leur carte -3 peuvent choisir 1 article
+    (dans le sens horaire en partant du premier joueur)": not by the size of their offering."""
+    state = _offering(players=5, pharaoh=BLACK)
+    for seat, offered in enumerate([(1,), (5, 2, 2), (1, 1), (5, 1), (2, 2)]):
+        state, _ = play(state, seat, _offer(*offered))
+    assert state.queue == (BLUE, BLUE, BLUE, WHITE, WHITE, BLACK, GREEN, RED)
+    assert state.pharaoh == BLUE
 
 
 def test_the_minus_three_card_is_offered_alone() -> None:
