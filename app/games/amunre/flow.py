@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from app.games.amunre import cards
 from app.games.amunre.board import BOARD
-from app.games.amunre.cards import MINUS_THREE_CARDS, NO_GOLD, cards_for, minus, plus, value
+from app.games.amunre.cards import MINUS_THREE_CARDS, NO_GOLD, cards_for, exact, minus, plus, value
 from app.games.amunre.model import ROUNDS, SCORING_ROUNDS, Offering, Player, Province, ScoreLine, State
 from app.games.amunre.phases import SIMULTANEOUS, TRACK, legal_for
 from app.games.amunre.scoring import automatic_lines, gold_points
@@ -80,9 +80,13 @@ def start_round(tx: Tx) -> None:
 def _free_items(tx: Tx, index: int) -> None:
     data = BOARD.provinces[index]
     free_cards = [card for card in (tx.draw_power() for _ in range(data.free_cards)) if card]
-    gold = cards_for(data.free_gold, tx.state.bank)
+    gold = exact(data.free_gold, tx.state.bank) if tx.state.rules_version >= 1 else None
+    if gold is None:
+        gold = cards_for(data.free_gold, tx.state.bank)
+    # What the bank's cards cannot make is owed to the buyer, who is paid it with change (`Tx.receive`).
+    due = data.free_gold - value(gold) if tx.state.rules_version >= 1 else 0
     tx.set(bank=minus(tx.state.bank, gold))
-    tx.update_province(index, free_cards=tuple(free_cards), free_gold=gold)
+    tx.update_province(index, free_cards=tuple(free_cards), free_gold=gold, free_gold_due=due)
     tx.add_blocks(index, data.free_blocks)
 
 
@@ -171,12 +175,15 @@ def _settle_auction(tx: Tx) -> None:
             tx.sell(bid.seat, tx.player(bid.seat).powers[0])
         tx.pay(bid.seat, price, "province")
         province = tx.province(index)
-        tx.update_province(index, owner=bid.seat, free_cards=(), free_gold=NO_GOLD)
+        tx.update_province(index, owner=bid.seat, free_cards=(), free_gold=NO_GOLD, free_gold_due=0)
         tx.move_gold_to(bid.seat, province.free_gold)
         tx.emit("province_won", seat=bid.seat, province=BOARD.provinces[index].name, price=price)
         tx.give_powers(bid.seat, province.free_cards, "province")
-        if value(province.free_gold):
-            tx.emit("province_gold", seat=bid.seat, amount=value(province.free_gold))
+        if province.free_gold_due:
+            tx.receive(bid.seat, province.free_gold_due, "province")
+        free_gold = value(province.free_gold) + province.free_gold_due
+        if free_gold:
+            tx.emit("province_gold", seat=bid.seat, amount=free_gold)
     players = tuple(evolve(p, outbid_from=None, blockade=False) for p in tx.state.players)
     tx.set(players=players)
 

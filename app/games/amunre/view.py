@@ -88,7 +88,7 @@ def _province(state: State, index: int) -> dict[str, Any]:
         "bought_farmers": province.farmers,
         "flat_farmers": province.flat_farmers,
         "free_cards": len(province.free_cards),
-        "free_gold": cards.value(province.free_gold),
+        "free_gold": cards.value(province.free_gold) + province.free_gold_due,
         "farm_spaces": data.farm_spaces,
         "printed_farmers": data.printed_farmers,
         "card_limit": data.card_limit,
