@@ -114,6 +114,11 @@ def advance(tx: Tx) -> None:
                 return
             _reveal_offerings(tx)
             continue
+        if state.phase == "pay":
+            if any(legal_for(state, seat) for seat in range(len(state.players))):
+                return
+            _end_phase(tx)
+            continue
         if state.phase in SIMULTANEOUS:
             if state.queue:
                 return
@@ -142,9 +147,14 @@ def _end_phase(tx: Tx) -> None:
         waiting = set(range(len(state.players))) - placed
         if waiting:
             tx.set(queue=clockwise(state, waiting))
+        elif state.rules_version >= 1:
+            tx.set(phase="pay", queue=())  # the bidders short of gold choose what they sell
         else:
             _settle_auction(tx)
             tx.set(phase="buy", queue=clockwise(tx.state))
+    elif state.phase == "pay":
+        _settle_auction(tx)
+        tx.set(phase="buy", queue=clockwise(tx.state))
     elif state.phase == "buy":
         tx.set(phase="offering")
     elif state.phase == "adjust":
@@ -165,8 +175,9 @@ def _end_phase(tx: Tx) -> None:
 
 
 def _settle_auction(tx: Tx) -> None:
-    """Each bidder pays his bid (selling power cards, 1 gold each, if his gold is short) and takes the
-    province with its free cards and gold."""
+    """Each bidder pays his bid and takes the province with its free cards and gold. From rules version
+    1 every bidder has chosen the power cards he sold to pay (the phase "pay"); before it, a bidder short
+    of gold sold the hand's first cards, 1 gold each."""
     for position, index in enumerate(tx.state.revealed):
         bid = tx.state.bids[position]
         assert bid is not None

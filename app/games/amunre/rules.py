@@ -12,8 +12,15 @@ from pydantic.json_schema import SkipJsonSchema
 from app.games.amunre import flow
 from app.games.amunre.actions import handle
 from app.games.amunre.model import ROUNDS, RULES_VERSION, State
-from app.games.amunre.orders import Legal, OfferOrder, Order, OrderModel, parse_order
-from app.games.amunre.phases import ANYTIME, SIMULTANEOUS, anytime_for, check_offering, legal_for
+from app.games.amunre.orders import Legal, OfferOrder, Order, OrderModel, PayBidOrder, parse_order
+from app.games.amunre.phases import (
+    ANYTIME,
+    SIMULTANEOUS,
+    anytime_for,
+    check_offering,
+    check_sale,
+    legal_for,
+)
 from app.games.amunre.sample import sample
 from app.games.amunre.scoring import places, pyramids_of
 from app.games.amunre.tx import Tx
@@ -103,9 +110,11 @@ def check(legal: Legal, order: OrderModel) -> None:
             "type",
             params={"wanted": " or ".join(legal.types), "sent": order.type},
         )
-    if legal.limits is not None:
-        assert isinstance(order, OfferOrder)
-        check_offering(legal.limits, order)
+    if isinstance(order, OfferOrder):
+        check_offering(legal.limits or {}, order)
+        return
+    if isinstance(order, PayBidOrder):
+        check_sale(legal.limits or {}, order)
         return
     if not legal.offers(order):
         raise RuleError("illegal_choice", "That choice is not allowed now.")

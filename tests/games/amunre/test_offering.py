@@ -11,6 +11,7 @@ import pytest
 from app.games.amunre import RULES, cards
 from app.games.amunre.cards import value
 from app.games.amunre.model import State
+from app.games.amunre.orders import AdjustOrder
 from app.games.contract import RuleError
 from tests.games.amunre.helpers import game, gold, kinds, owning, phase, play, player, with_player
 
@@ -116,6 +117,23 @@ def test_offering_adjustment_moves_the_total_not_the_rank() -> None:
     state, _ = play(state, BLACK, {"type": "adjust", "up": True})
     assert state.total == 10 and state.temple == 2 and state.queue[:3] == (RED, RED, RED)
     assert cards.OFFERING_ADJUSTMENT in state.discard
+
+
+def test_offering_adjustment_may_leave_the_total_as_it_is() -> None:
+    """The text: "chaque joueur qui a joué une carte Ajustement de l'offrande ... peut augmenter ou
+    diminuer le montant total de l'offrande de 3 or": "peut", so he may also leave it."""
+    state = _offering()
+    state = with_player(state, BLACK, powers=(cards.OFFERING_ADJUSTMENT,))
+    state, _ = play(state, RED, _offer(5, 2, 2))
+    state, _ = play(state, BLUE, _offer(2, 1, 1))
+    state, _ = play(state, BLACK, {**MINUS, "adjust": True})
+    state, _ = play(state, WHITE, MINUS)
+    legal = RULES.legal_for(state, BLACK)
+    assert legal is not None and AdjustOrder(type="adjust") in [choice.order for choice in legal.choices]
+    state, events = play(state, BLACK, {"type": "adjust"})
+    assert state.total == 7 and state.temple == 2 and state.phase == "reward"
+    adjusted = [event.data for event in events if event.kind == "offering_adjusted"]
+    assert adjusted == [{"seat": BLACK, "up": None, "total": 7}]
 
 
 def test_when_everyone_offers_minus_three_the_pharaoh_stays() -> None:
