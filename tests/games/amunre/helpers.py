@@ -85,14 +85,14 @@ def player(state: State, seat: int) -> Player:
 
 def blur_others(state: State, seat: int | None) -> State:
     """The same state with every other seat's hand and sealed offering changed (the same card counts),
-    the free cards on provinces and the deck's order changed."""
+    the free cards on provinces and the deck's order changed. While the bidders short of gold sell (phase
+    "pay"), the gold stays: who is short is public then, as the cards they sell go face up."""
     players = state.players
     for other, hand in enumerate(players):
         if other == seat:
             continue
-        changed = evolve(
-            hand, gold=(0, 0, 0, 0, sum(hand.gold)), powers=(cards.NILE_BONUS,) * len(hand.powers)
-        )
+        blurred_gold = hand.gold if state.phase == "pay" else (0, 0, 0, 0, sum(hand.gold))
+        changed = evolve(hand, gold=blurred_gold, powers=(cards.NILE_BONUS,) * len(hand.powers))
         if hand.offering is not None:
             offering = hand.offering
             blurred = evolve(
