@@ -23,6 +23,7 @@ from app.games.amunre.orders import (
     MasterBuilderOrder,
     OfferOrder,
     OrderModel,
+    PayBidOrder,
     RewardOrder,
     SellOrder,
 )
@@ -103,6 +104,12 @@ def sell(tx: Tx, seat: int, order: SellOrder) -> None:
     tx.sell(seat, order.card)
 
 
+def pay_bid(tx: Tx, seat: int, order: PayBidOrder) -> None:
+    for card, count in order.powers.items():
+        for _ in range(count):
+            tx.sell(seat, card)
+
+
 def done(tx: Tx, seat: int, order: DoneOrder) -> None:
     if tx.state.phase == "buy":
         tx.update_player(seat, bought="", bought_count=0)
@@ -134,7 +141,8 @@ def offer(tx: Tx, seat: int, order: OfferOrder) -> None:
 def adjust(tx: Tx, seat: int, order: AdjustOrder) -> None:
     total = tx.state.total
     assert total is not None
-    tx.set(total=total + (ADJUSTMENT if order.up else -ADJUSTMENT))
+    if order.up is not None:
+        tx.set(total=total + (ADJUSTMENT if order.up else -ADJUSTMENT))
     tx.emit("offering_adjusted", seat=seat, up=order.up, total=tx.state.total)
     _next(tx, seat)
 
@@ -175,6 +183,7 @@ HANDLERS: dict[str, Callable[[Tx, int, Any], None]] = {
     "free_farmer": free_farmer,
     "master_builder": master_builder,
     "sell": sell,
+    "pay_bid": pay_bid,
     "done": done,
     "offer": offer,
     "adjust": adjust,

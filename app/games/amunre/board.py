@@ -2,9 +2,10 @@
 
 The file is `data/board.json`, or the file named by the environment variable `OSTRACA_AMUNRE_BOARD`, so an
 operator can correct the board without touching code. Every value in it is either `{"value", "source"}` or
-`{"value", "reconstructed"}` (the constraint it was derived from); `board_report()` says how many values are
-reconstructed. Provinces are numbered in the file's order (north to south); the state refers to them by that
-index, orders and views by their name.
+`{"value", "reconstructed"}` (the constraint it was derived from), and may carry a `"doubt"` beside it
+(what a source puts in question); `board_report()` says how many values are reconstructed and how many
+are in doubt. Provinces are numbered in the file's order (north to south); the state refers to them by
+that index, orders and views by their name.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ class Board:
     start_gold: tuple[int, ...]  # gold cards dealt to each player, by value
     reconstructed: int  # how many values were reconstructed rather than read in a source
     values: int
+    doubts: int = 0  # how many values carry a doubt
 
     def index(self, name: str) -> int:
         for province in self.provinces:
@@ -67,12 +69,14 @@ class _Reader:
     def __init__(self) -> None:
         self.values = 0
         self.reconstructed = 0
+        self.doubts = 0
 
     def __call__(self, cell: dict[str, Any]) -> Any:
         if "source" not in cell and "reconstructed" not in cell:
             raise ValueError(f"board value without a source or 'reconstructed': {cell!r}")
         self.values += 1
         self.reconstructed += "reconstructed" in cell
+        self.doubts += bool(cell.get("doubt"))
         return cell["value"]
 
 
@@ -109,6 +113,7 @@ def load(path: Path) -> Board:
         start_gold=tuple(read(doc["start_gold"])),
         reconstructed=read.reconstructed,
         values=read.values,
+        doubts=read.doubts,
     )
     _check(board)
     return board
@@ -137,6 +142,6 @@ BOARD = load(board_path())
 def board_report() -> str:
     """One line for the start-up log."""
     return (
-        f"Amun-Re: {BOARD.reconstructed} of {BOARD.values} board values are reconstructed, not sourced "
-        f"({board_path()}; see docs/amunre.md)."
+        f"Amun-Re: {BOARD.reconstructed} of {BOARD.values} board values are reconstructed, not sourced, "
+        f"and {BOARD.doubts} in doubt ({board_path()}; see docs/amunre.md)."
     )

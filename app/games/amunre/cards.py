@@ -34,6 +34,19 @@ POWER_COUNTS: dict[str, int] = {
 POWER_CARDS: tuple[str, ...] = tuple(POWER_COUNTS)
 BONUS_CARDS: tuple[str, ...] = (CARD_BONUS, FARMER_BONUS, EGYPT_BONUS, SIDE_BONUS, NILE_BONUS)
 INCOME_CARDS: tuple[str, ...] = (EIGHT_GOLD, HARVEST_INCREASE)
+# Power cards from the least to the most valuable, for a bidder short of gold who lets the time run out:
+# the auction cards first (the auction is over until the next round), then those worth a few gold or a
+# farmer, Master Builder (a pyramid for one block less), and the bonus cards, 3 points each, last.
+SALE_ORDER: tuple[str, ...] = (
+    SAME_PROVINCE,
+    BID_BLOCKADE,
+    OFFERING_ADJUSTMENT,
+    HARVEST_INCREASE,
+    FREE_FARMER,
+    EIGHT_GOLD,
+    MASTER_BUILDER,
+    *BONUS_CARDS,
+)
 CARD_NAMES: dict[str, str] = {
     BID_BLOCKADE: "Bid Blockade",
     SAME_PROVINCE: "Outbid in the Same Province",
@@ -53,6 +66,7 @@ GOLD_COUNTS: tuple[int, ...] = (18, 12, 12, 9, 10)  # by GOLD_VALUES
 MINUS_THREE_CARDS = 5
 assert sum(POWER_COUNTS.values()) == 39 and sum(GOLD_COUNTS) + MINUS_THREE_CARDS == 66
 assert len(GOLD_COUNTS) == len(GOLD_VALUES)
+assert sorted(SALE_ORDER) == sorted(POWER_CARDS)
 
 Gold = tuple[int, ...]  # counts of gold cards by GOLD_VALUES
 NO_GOLD: Gold = (0,) * len(GOLD_VALUES)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from app.games.amunre import cards
 from app.games.amunre.board import BOARD
-from app.games.amunre.cards import MINUS_THREE_CARDS, NO_GOLD, cards_for, minus, plus, value
+from app.games.amunre.cards import MINUS_THREE_CARDS, NO_GOLD, cards_for, exact, minus, plus, value
 from app.games.amunre.model import ROUNDS, SCORING_ROUNDS, Offering, Player, Province, ScoreLine, State
 from app.games.amunre.phases import SIMULTANEOUS, TRACK, legal_for
 from app.games.amunre.scoring import automatic_lines, gold_points
@@ -22,7 +22,7 @@ MINUS_THREE_GOLD = 3
 EIGHT_GOLD = 8
 
 
-def new_game(players: int, seed: int) -> State:
+def new_game(players: int, seed: int, rules_version: int) -> State:
     bank = tuple(cards.GOLD_COUNTS)
     start = BOARD.start_gold
     hands = []
@@ -46,6 +46,7 @@ def new_game(players: int, seed: int) -> State:
             round=0,
             pharaoh=0,
             phase="auction",
+            rules_version=rules_version,
         )
     )
     tx.set(deck=tx.shuffle(deck), province_deck=tx.shuffle(range(len(BOARD.provinces))))
@@ -79,9 +80,13 @@ def start_round(tx: Tx) -> None:
 def _free_items(tx: Tx, index: int) -> None:
     data = BOARD.provinces[index]
     free_cards = [card for card in (tx.draw_power() for _ in range(data.free_cards)) if card]
-    gold = cards_for(data.free_gold, tx.state.bank)
+    gold = exact(data.free_gold, tx.state.bank) if tx.state.rules_version >= 1 else None
+    if gold is None:
+        gold = cards_for(data.free_gold, tx.state.bank)
+    # What the bank's cards cannot make is owed to the buyer, who is paid it with change (`Tx.receive`).
+    due = data.free_gold - value(gold) if tx.state.rules_version >= 1 else 0
     tx.set(bank=minus(tx.state.bank, gold))
-    tx.update_province(index, free_cards=tuple(free_cards), free_gold=gold)
+    tx.update_province(index, free_cards=tuple(free_cards), free_gold=gold, free_gold_due=due)
     tx.add_blocks(index, data.free_blocks)
 
 
@@ -108,6 +113,11 @@ def advance(tx: Tx) -> None:
             if any(player.offering is None for player in state.players):
                 return
             _reveal_offerings(tx)
+            continue
+        if state.phase == "pay":
+            if any(legal_for(state, seat) for seat in range(len(state.players))):
+                return
+            _end_phase(tx)
             continue
         if state.phase in SIMULTANEOUS:
             if state.queue:
@@ -137,9 +147,14 @@ def _end_phase(tx: Tx) -> None:
         waiting = set(range(len(state.players))) - placed
         if waiting:
             tx.set(queue=clockwise(state, waiting))
+        elif state.rules_version >= 1:
+            tx.set(phase="pay", queue=())  # the bidders short of gold choose what they sell
         else:
             _settle_auction(tx)
             tx.set(phase="buy", queue=clockwise(tx.state))
+    elif state.phase == "pay":
+        _settle_auction(tx)
+        tx.set(phase="buy", queue=clockwise(tx.state))
     elif state.phase == "buy":
         tx.set(phase="offering")
     elif state.phase == "adjust":
@@ -160,8 +175,9 @@ def _end_phase(tx: Tx) -> None:
 
 
 def _settle_auction(tx: Tx) -> None:
-    """Each bidder pays his bid (selling power cards, 1 gold each, if his gold is short) and takes the
-    province with its free cards and gold."""
+    """Each bidder pays his bid and takes the province with its free cards and gold. From rules version
+    1 every bidder has chosen the power cards he sold to pay (the phase "pay"); before it, a bidder short
+    of gold sold the hand's first cards, 1 gold each."""
     for position, index in enumerate(tx.state.revealed):
         bid = tx.state.bids[position]
         assert bid is not None
@@ -170,12 +186,15 @@ def _settle_auction(tx: Tx) -> None:
             tx.sell(bid.seat, tx.player(bid.seat).powers[0])
         tx.pay(bid.seat, price, "province")
         province = tx.province(index)
-        tx.update_province(index, owner=bid.seat, free_cards=(), free_gold=NO_GOLD)
+        tx.update_province(index, owner=bid.seat, free_cards=(), free_gold=NO_GOLD, free_gold_due=0)
         tx.move_gold_to(bid.seat, province.free_gold)
         tx.emit("province_won", seat=bid.seat, province=BOARD.provinces[index].name, price=price)
         tx.give_powers(bid.seat, province.free_cards, "province")
-        if value(province.free_gold):
-            tx.emit("province_gold", seat=bid.seat, amount=value(province.free_gold))
+        if province.free_gold_due:
+            tx.receive(bid.seat, province.free_gold_due, "province")
+        free_gold = value(province.free_gold) + province.free_gold_due
+        if free_gold:
+            tx.emit("province_gold", seat=bid.seat, amount=free_gold)
     players = tuple(evolve(p, outbid_from=None, blockade=False) for p in tx.state.players)
     tx.set(players=players)
 
@@ -218,15 +237,28 @@ def offering_ranking(state: State) -> list[int]:
     return sorted(ranked, key=lambda seat: (-state.offerings[seat].amount, turn.index(seat)))  # type: ignore[union-attr]
 
 
+def reward_picks(state: State) -> tuple[int, ...]:
+    """The seats in the order they take their items: 3 for the highest offering, 2 for the second, then
+    1 for every other seat that did not offer "-3", "dans le sens horaire en partant du premier joueur"
+    (rules, phase 4). Games begun before `rules_version` 1 rank those others by their offering too."""
+    ranking = offering_ranking(state)
+    first = ranking[: len(REWARD_ITEMS)]
+    others = [seat for seat in ranking if seat not in first]
+    if state.rules_version >= 1:
+        others = list(clockwise(state, set(others)))
+    picks: list[int] = []
+    for place, seat in enumerate(first):
+        picks += [seat] * REWARD_ITEMS[place]
+    return (*picks, *others)
+
+
 def _reward_offerings(tx: Tx) -> None:
     state = tx.state
     assert state.total is not None
     space = BOARD.space_for(state.total)
     ranking = offering_ranking(state)
-    picks: list[int] = []
-    for place, seat in enumerate(ranking):
-        picks += [seat] * (REWARD_ITEMS[place] if place < len(REWARD_ITEMS) else 1)
-    tx.set(temple=space, phase="reward", queue=tuple(picks))
+    picks = reward_picks(state)
+    tx.set(temple=space, phase="reward", queue=picks)
     tx.emit("temple_moved", space=space, total=state.total)
     for seat, offering in enumerate(state.offerings):
         if offering is not None and offering.minus_three:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.games.amunre.cards import NO_GOLD, Gold, plus, value
+from app.games.kit.model import added
 
 BLOCKS = 15
 PYRAMIDS = 15
@@ -16,6 +17,10 @@ DOUBLES = 15
 FARMERS = 45
 ROUNDS = 6
 SCORING_ROUNDS = (3, 6)
+# The rules of new games (see `State.rules_version`). 1: the rewards after the first two go clockwise from
+# the Pharaoh, Dakhla's 12 gold is paid in full, a bid short of gold waits for its bidder to choose the
+# power cards sold.
+RULES_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,7 @@ class Province:
     eight_gold: bool = False  # this round's income cards
     harvest_increase: int = 0
     in_play: bool = True  # False for a province not taken in the Old Kingdom, in the New one
+    free_gold_due: int = added(0)  # free gold the bank could not lay out in cards: paid to the buyer
 
     @property
     def pyramid_count(self) -> int:
@@ -108,6 +114,9 @@ class State:
     offerings: tuple[Offering | None, ...] = ()  # the last revealed offerings, by seat
     total: int | None = None  # the last offering total, adjustments included
     scores: tuple[tuple[ScoreLine, ...], ...] = ()  # one table per scoring
+    # 0: the rules games were begun on before `RULES_VERSION` 1 (a state stored without the field), so
+    # that their replays stay equal; new games take `RULES_VERSION`
+    rules_version: int = added(0)
 
     def owned(self, seat: int) -> tuple[int, ...]:
         return tuple(index for index, province in enumerate(self.provinces) if province.owner == seat)

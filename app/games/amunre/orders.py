@@ -70,6 +70,19 @@ class SellOrder(_OrderBase):
     card: str
 
 
+class PayBidOrder(_OrderBase):
+    """A bid the bidder's gold cannot pay: the power cards he sells for it, 1 gold each, by kind
+    (`powers.master_builder=1`), exactly as many as the gold lacking."""
+
+    type: Literal["pay_bid"]
+    powers: dict[str, NonNegativeInt] = Field(default_factory=dict)
+
+    @field_validator("powers")
+    @classmethod
+    def _no_zeros(cls, counts: dict[str, int]) -> dict[str, int]:
+        return {name: count for name, count in counts.items() if count}
+
+
 class DoneOrder(_OrderBase):
     """End one's buying turn, income or bonus plays."""
 
@@ -93,10 +106,11 @@ class OfferOrder(_OrderBase):
 
 
 class AdjustOrder(_OrderBase):
-    """Offering Adjustment: move the offering total up or down by 3."""
+    """Offering Adjustment: move the offering total up (`up` true) or down by 3, or leave it as it is
+    (`up` left out)."""
 
     type: Literal["adjust"]
-    up: bool
+    up: bool | None = None
 
 
 class RewardOrder(_OrderBase):
@@ -130,6 +144,7 @@ OrderModel = (
     | FreeFarmerOrder
     | MasterBuilderOrder
     | SellOrder
+    | PayBidOrder
     | DoneOrder
     | OfferOrder
     | AdjustOrder

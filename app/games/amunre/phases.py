@@ -5,6 +5,8 @@ the `Legal` it returns, so they cannot disagree.
 
 Phases (`state.phase`), all sequential in `state.queue` order but the offering:
   auction   the first queued seat bids (a pass: the seats without a block, from the Pharaoh)
+  pay       every seat whose bid its gold cannot pay chooses the power cards it sells (simultaneous;
+            rules version 1: before it, the hand's first cards were sold)
   buy       the first queued seat buys cards, then farmers, then blocks, and plays phase-3 cards
   offering  every seat that has not offered (sealed, simultaneous)
   adjust    the first queued seat that played Offering Adjustment moves the total by 3
@@ -40,6 +42,7 @@ from app.games.amunre.orders import (
     MasterBuilderOrder,
     OfferOrder,
     OrderModel,
+    PayBidOrder,
     RewardOrder,
     SellOrder,
 )
@@ -52,7 +55,8 @@ from app.games.kit.model import memo
 TRACK: tuple[int, ...] = (0, 1, 3, 6, 10, 15, 21, 28, 36)
 # Every seat is awaited at once in these phases, card or no card: waiting only on the holders of 8 Gold,
 # Harvest Increase or a bonus card would tell everyone who holds one.
-SIMULTANEOUS = ("offering", "income", "bonus")
+# The bidders short of gold choose their sales at once too.
+SIMULTANEOUS = ("offering", "pay", "income", "bonus")
 BUY_STAGES = ("", "cards", "farmers", "blocks")
 
 
@@ -66,6 +70,8 @@ def _legal_for(state: State, seat: int) -> Legal | None:
         return None
     if state.phase == "offering":
         return offering_legal(state, seat) if state.players[seat].offering is None else None
+    if state.phase == "pay":
+        return pay_legal(state, seat)
     if state.phase in SIMULTANEOUS:
         return SEQUENTIAL[state.phase](state, seat) if seat in state.queue else None
     if not state.queue or state.queue[0] != seat:
@@ -131,6 +137,47 @@ def auction_legal(state: State, seat: int) -> Legal | None:
     if not choices:
         return None
     return _legal("auction", "bid", choices, default or choices[0].order)
+
+
+def shortfall(state: State, seat: int) -> int:
+    """The gold the seat's bid lacks, which its power cards make up when sold (1 gold each)."""
+    price = next((TRACK[bid.step] for bid in state.bids if bid is not None and bid.seat == seat), 0)
+    return max(0, price - value(state.players[seat].gold))
+
+
+def _counts(powers: list[str] | tuple[str, ...]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for card in powers:
+        counts[card] = counts.get(card, 0) + 1
+    return counts
+
+
+def pay_legal(state: State, seat: int) -> Legal | None:
+    """A bid short of gold: the seat chooses which power cards to sell; the default sells the least
+    valuable (`cards.SALE_ORDER`), keeping the most valuable."""
+    lacking = shortfall(state, seat)
+    if not lacking:
+        return None
+    powers = state.players[seat].powers
+    cheapest = sorted(powers, key=cards.SALE_ORDER.index)[:lacking]
+    default = PayBidOrder(type="pay_bid", powers=_counts(cheapest))
+    limits = {"powers": _counts(powers), "count": lacking}
+    return Legal("pay", "pay", ("pay_bid",), default, (), limits=limits)
+
+
+def check_sale(limits: dict[str, object], order: PayBidOrder) -> None:
+    """Raise RuleError unless the order sells cards held, exactly as many as the gold lacking."""
+    powers: dict[str, int] = limits["powers"]  # type: ignore[assignment]
+    lacking: int = limits["count"]  # type: ignore[assignment]
+    if any(count > powers.get(card, 0) for card, count in order.powers.items()):
+        raise RuleError("invalid_sale", "You do not hold these power cards.", "powers")
+    if sum(order.powers.values()) != lacking:
+        raise RuleError(
+            "invalid_sale",
+            "Sell exactly %(count)s power cards: your bid lacks that much gold.",
+            "powers",
+            params={"count": lacking},
+        )
 
 
 # buying
@@ -210,12 +257,9 @@ def _anytime_for(state: State, seat: int) -> Legal | None:
 def offering_legal(state: State, seat: int) -> Legal:
     player = state.players[seat]
     gold = {str(worth): count for worth, count in zip(GOLD_VALUES, player.gold, strict=True) if count}
-    powers: dict[str, int] = {}
-    for card in player.powers:
-        powers[card] = powers.get(card, 0) + 1
     limits = {
         "gold": gold,
-        "powers": powers,
+        "powers": _counts(player.powers),
         "minus_three": player.minus_three,
         "adjust": cards.OFFERING_ADJUSTMENT in player.powers,
     }
@@ -256,10 +300,12 @@ def check_offering(limits: dict[str, object], order: OfferOrder) -> None:
 
 
 def adjust_legal(state: State, seat: int) -> Legal | None:
+    """The text's "peut augmenter ou diminuer": the player may also leave the total as it is."""
     up = AdjustOrder(type="adjust", up=True)
     choices: list[Choice[OrderModel]] = [
         Choice(up, "Raise the total by 3"),
         Choice(AdjustOrder(type="adjust", up=False), "Lower the total by 3"),
+        Choice(AdjustOrder(type="adjust"), "Leave the total as it is"),
     ]
     return _legal("adjust", "adjust", choices, up)
 

@@ -6,13 +6,21 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
+from pydantic.json_schema import SkipJsonSchema
 
 from app.games.amunre import bot, flow
 from app.games.amunre.actions import handle
-from app.games.amunre.model import ROUNDS, State
-from app.games.amunre.orders import Legal, OfferOrder, Order, OrderModel, parse_order
-from app.games.amunre.phases import ANYTIME, SIMULTANEOUS, anytime_for, check_offering, legal_for
+from app.games.amunre.model import ROUNDS, RULES_VERSION, State
+from app.games.amunre.orders import Legal, OfferOrder, Order, OrderModel, PayBidOrder, parse_order
+from app.games.amunre.phases import (
+    ANYTIME,
+    SIMULTANEOUS,
+    anytime_for,
+    check_offering,
+    check_sale,
+    legal_for,
+)
 from app.games.amunre.sample import sample
 from app.games.amunre.scoring import places, pyramids_of
 from app.games.amunre.tx import Tx
@@ -23,7 +31,11 @@ from app.games.kit.rules import KitRules
 
 
 class AmunReOptions(BaseModel):
-    """Amun-Re has no options."""
+    """Amun-Re has no options to choose."""
+
+    # Set by the server, never chosen: the lobby stores every option, so the options of a game created
+    # before this field lack it, and `new_game` then replays it on the rules it began on.
+    rules_version: SkipJsonSchema[int] = Field(RULES_VERSION, ge=0, le=RULES_VERSION)
 
 
 class AmunReRules(KitRules[State, Legal]):
@@ -39,7 +51,9 @@ class AmunReRules(KitRules[State, Legal]):
     def new_game(self, options: BaseModel, players: int, seed: int) -> State:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"Amun-Re is for 3 to 5 players, not {players}")
-        return flow.new_game(players, seed)
+        chosen = AmunReOptions.model_validate(options.model_dump())
+        stored = "rules_version" in options.model_fields_set
+        return flow.new_game(players, seed, chosen.rules_version if stored else 0)
 
     def apply(self, state: State, seat: int, order: Mapping[str, Any]) -> Outcome[State]:
         if state.phase == "over":
@@ -99,9 +113,11 @@ def check(legal: Legal, order: OrderModel) -> None:
             "type",
             params={"wanted": " or ".join(legal.types), "sent": order.type},
         )
-    if legal.limits is not None:
-        assert isinstance(order, OfferOrder)
-        check_offering(legal.limits, order)
+    if isinstance(order, OfferOrder):
+        check_offering(legal.limits or {}, order)
+        return
+    if isinstance(order, PayBidOrder):
+        check_sale(legal.limits or {}, order)
         return
     if not legal.offers(order):
         raise RuleError("illegal_choice", "That choice is not allowed now.")

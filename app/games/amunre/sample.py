@@ -14,11 +14,21 @@ SELL_CHANCE = 0.05  # now and then a seat sells a power card first (allowed at a
 def sample(legal: Legal, anytime: Legal | None, rng: random.Random) -> dict[str, Any]:
     if anytime is not None and rng.random() < SELL_CHANCE:
         return anytime.random_choice(rng)
-    if legal.limits is None:
-        if legal.phase == "buy" and rng.random() < 0.3:  # end the turn now and then, not only when broke
-            return legal.default.model_dump()
-        return legal.random_choice(rng)
-    return _offering(legal.limits, rng)
+    if legal.phase == "offering":
+        return _offering(legal.limits or {}, rng)
+    if legal.phase == "pay":
+        return _sale(legal.limits or {}, rng)
+    if legal.phase == "buy" and rng.random() < 0.3:  # end the turn now and then, not only when broke
+        return legal.default.model_dump()
+    return legal.random_choice(rng)
+
+
+def _sale(limits: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    hand = [card for card, count in sorted(limits["powers"].items()) for _ in range(count)]
+    powers: dict[str, int] = {}
+    for card in rng.sample(hand, limits["count"]):
+        powers[card] = powers.get(card, 0) + 1
+    return {"type": "pay_bid", "powers": powers}
 
 
 def _offering(limits: dict[str, Any], rng: random.Random) -> dict[str, Any]:

@@ -87,7 +87,8 @@ def gold_points(gold: list[int]) -> list[int]:
 
 
 def places(state: State) -> list[tuple[int, int]]:
-    """(seat, place) by points, then pyramids, then blocks (the rulebook's tie-break, WBC 2019)."""
+    """(seat, place) by points, then pyramids, then blocks: a tie-break from a tournament report (WBC
+    2019), not from the rulebook's text (see docs/amunre.md)."""
     keys = {
         seat: (player.points, pyramids_of(state, seat), blocks_of(state, seat))
         for seat, player in enumerate(state.players)

@@ -8,7 +8,7 @@ from typing import Any
 from app.games.amunre import RULES, cards
 from app.games.amunre.board import BOARD, GOLD_VALUES
 from app.games.amunre.cards import Gold
-from app.games.amunre.model import Player, Province, State
+from app.games.amunre.model import RULES_VERSION, Player, Province, State
 from app.games.contract import Event
 from app.games.kit.model import evolve, replaced
 
@@ -22,8 +22,13 @@ def index(name: str) -> int:
     return BOARD.index(name)
 
 
+def new_rules() -> Any:
+    """The options of a game created now, as the lobby stores them (on the current rules)."""
+    return RULES.Options.model_validate({"rules_version": RULES_VERSION})
+
+
 def game(players: int = 4, seed: int = 1) -> State:
-    return RULES.new_game(RULES.Options(), players, seed)
+    return RULES.new_game(new_rules(), players, seed)
 
 
 def with_player(state: State, seat: int, **changes: Any) -> State:
@@ -80,14 +85,14 @@ def player(state: State, seat: int) -> Player:
 
 def blur_others(state: State, seat: int | None) -> State:
     """The same state with every other seat's hand and sealed offering changed (the same card counts),
-    the free cards on provinces and the deck's order changed."""
+    the free cards on provinces and the deck's order changed. While the bidders short of gold sell (phase
+    "pay"), the gold stays: who is short is public then, as the cards they sell go face up."""
     players = state.players
     for other, hand in enumerate(players):
         if other == seat:
             continue
-        changed = evolve(
-            hand, gold=(0, 0, 0, 0, sum(hand.gold)), powers=(cards.NILE_BONUS,) * len(hand.powers)
-        )
+        blurred_gold = hand.gold if state.phase == "pay" else (0, 0, 0, 0, sum(hand.gold))
+        changed = evolve(hand, gold=blurred_gold, powers=(cards.NILE_BONUS,) * len(hand.powers))
         if hand.offering is not None:
             offering = hand.offering
             blurred = evolve(

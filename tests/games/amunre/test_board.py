@@ -19,7 +19,8 @@ from app.settings import Settings
 KNOWN: dict[str, dict[str, object]] = {
     "Buto": {"card_limit": 0, "free_cards": 1},
     "Mendes": {"card_limit": 0},
-    "Memphis": {"card_limit": 3, "free_blocks": 2},
+    "Memphis": {"card_limit": 3, "free_blocks": 2, "side": "west"},
+    "Amarna": {"side": "east"},
     "Baharya": {"printed_farmers": 2},
     "Damanhur": {"temples": 2},
     "Edfu": {"temples": 1, "side": "west", "free_cards": 1},
@@ -41,7 +42,8 @@ def test_every_value_has_a_source_or_its_constraint() -> None:
     assert all(("source" in cell) != ("reconstructed" in cell) for cell in cells)
     assert all(cell.get("source") or cell.get("reconstructed") for cell in cells)
     assert BOARD.values == len(cells)
-    assert BOARD.reconstructed == sum("reconstructed" in cell for cell in cells)
+    assert BOARD.reconstructed == sum("reconstructed" in cell for cell in cells) == 85
+    assert BOARD.doubts == sum("doubt" in cell for cell in cells) == 1
 
 
 @pytest.mark.parametrize("name", sorted(KNOWN))
@@ -49,6 +51,27 @@ def test_the_sourced_facts(name: str) -> None:
     province = BOARD.provinces[BOARD.index(name)]
     for field, value in KNOWN[name].items():
         assert getattr(province, field) == value, field
+
+
+def _cell(province: str, field: str) -> dict[str, object]:
+    doc = json.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    cell: dict[str, object] = next(row for row in doc["provinces"] if row["name"] == province)[field]
+    return cell
+
+
+def test_what_the_search_of_public_sources_found_is_in_the_file_with_its_source() -> None:
+    """Memphis west and Amarna east (the WBC 2016 report's final); Amarna 1 or 2 temples and Edfu exactly
+    1 (its half-time scores); Mendes a farming province; Sawu likely the province that changes side."""
+    for province in ("Memphis", "Amarna"):
+        assert "WBC 2016" in str(_cell(province, "side")["source"])
+    assert "WBC 2016" in str(_cell("Edfu", "temples")["source"])
+    assert BOARD.provinces[BOARD.index("Amarna")].temples in (1, 2)
+    assert "1 or 2" in str(_cell("Amarna", "temples")["reconstructed"])
+    mendes = BOARD.provinces[BOARD.index("Mendes")].farm_spaces
+    assert mendes == max(p.farm_spaces for p in BOARD.provinces)
+    assert "farming province" in str(_cell("Mendes", "farm_spaces")["reconstructed"])
+    sawu = _cell("Sawu", "egypt")
+    assert "reconstructed" in sawu and "changes side" in str(sawu["doubt"])
 
 
 def test_the_constraints_on_the_reconstructed_values() -> None:
@@ -100,3 +123,4 @@ def test_the_server_logs_how_many_values_are_reconstructed(
         pass
     lines = [r.getMessage() for r in caplog.records if r.name == "app.games.amunre"]
     assert lines == [board.board_report()] and f"{BOARD.reconstructed} of {BOARD.values}" in lines[0]
+    assert f"and {BOARD.doubts} in doubt" in lines[0]

@@ -11,10 +11,11 @@ import pytest
 from app.games.amunre import RULES, cards
 from app.games.amunre.cards import value
 from app.games.amunre.model import State
+from app.games.amunre.orders import AdjustOrder
 from app.games.contract import RuleError
 from tests.games.amunre.helpers import game, gold, kinds, owning, phase, play, player, with_player
 
-RED, BLUE, BLACK, WHITE = range(4)
+RED, BLUE, BLACK, WHITE, GREEN = range(5)
 MINUS = {"type": "offer", "minus_three": True}
 
 
@@ -73,6 +74,16 @@ def test_others_get_one_item_in_offering_order_ties_to_the_pharaoh_side() -> Non
     assert state.pharaoh == BLACK
 
 
+def test_after_the_first_two_the_others_pick_clockwise_from_the_first_player() -> None:
+    """The text: "tous les autres joueurs n'ayant pas joué leur carte -3 peuvent choisir 1 article
+    (dans le sens horaire en partant du premier joueur)": not by the size of their offering."""
+    state = _offering(players=5, pharaoh=BLACK)
+    for seat, offered in enumerate([(1,), (5, 2, 2), (1, 1), (5, 1), (2, 2)]):
+        state, _ = play(state, seat, _offer(*offered))
+    assert state.queue == (BLUE, BLUE, BLUE, WHITE, WHITE, BLACK, GREEN, RED)
+    assert state.pharaoh == BLUE
+
+
 def test_the_minus_three_card_is_offered_alone() -> None:
     state = _offering()
     with pytest.raises(RuleError):
@@ -106,6 +117,23 @@ def test_offering_adjustment_moves_the_total_not_the_rank() -> None:
     state, _ = play(state, BLACK, {"type": "adjust", "up": True})
     assert state.total == 10 and state.temple == 2 and state.queue[:3] == (RED, RED, RED)
     assert cards.OFFERING_ADJUSTMENT in state.discard
+
+
+def test_offering_adjustment_may_leave_the_total_as_it_is() -> None:
+    """The text: "chaque joueur qui a joué une carte Ajustement de l'offrande ... peut augmenter ou
+    diminuer le montant total de l'offrande de 3 or": "peut", so he may also leave it."""
+    state = _offering()
+    state = with_player(state, BLACK, powers=(cards.OFFERING_ADJUSTMENT,))
+    state, _ = play(state, RED, _offer(5, 2, 2))
+    state, _ = play(state, BLUE, _offer(2, 1, 1))
+    state, _ = play(state, BLACK, {**MINUS, "adjust": True})
+    state, _ = play(state, WHITE, MINUS)
+    legal = RULES.legal_for(state, BLACK)
+    assert legal is not None and AdjustOrder(type="adjust") in [choice.order for choice in legal.choices]
+    state, events = play(state, BLACK, {"type": "adjust"})
+    assert state.total == 7 and state.temple == 2 and state.phase == "reward"
+    adjusted = [event.data for event in events if event.kind == "offering_adjusted"]
+    assert adjusted == [{"seat": BLACK, "up": None, "total": 7}]
 
 
 def test_when_everyone_offers_minus_three_the_pharaoh_stays() -> None:

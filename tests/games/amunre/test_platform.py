@@ -78,6 +78,22 @@ def test_an_auction_and_an_offering_through_the_forms(table: dict[str, Any]) -> 
     assert f"bids 0 on {provinces[0]}." in page and "The offerings are revealed: 0 in all." in page
 
 
+def test_a_bid_short_of_gold_asks_which_power_cards_to_sell(table: dict[str, Any]) -> None:
+    game_id, seats = table["id"], table["by_seat"]
+    provinces = [row["province"] for row in view(seats[0], game_id)["auction"]]
+    for seat, amount in enumerate((21, 0, 0)):  # 20 gold and a Master Builder to sell
+        fields = {"type": "bid", "province": provinces[seat], "amount": str(amount)}
+        assert post_form(seats[seat], game_id, fields) == 303
+    assert view(seats[1], game_id)["phase"] == "pay" and view(seats[1], game_id)["waiting_for"] == [0]
+    page = seats[0].get(f"/games/{game_id}").text
+    assert 'id="pay-form"' in page and 'name="powers.master_builder"' in page and 'value="1"' in page
+    refused = post_form(seats[0], game_id, {"type": "pay_bid", "powers.master_builder": "0"})
+    assert refused == 422 and view(seats[0], game_id)["phase"] == "pay"  # not enough sold
+    assert post_form(seats[0], game_id, {"type": "pay_bid", "powers.master_builder": "1"}) == 303
+    after = view(seats[0], game_id)
+    assert after["phase"] == "buy" and after["discard"] == ["master_builder"]
+
+
 def test_a_bad_order_is_a_4xx_with_a_stable_code(table: dict[str, Any]) -> None:
     game_id, seats = table["id"], table["by_seat"]
     version = seats[0].get(f"/api/v1/games/{game_id}").json()["game"]["version"]

@@ -19,7 +19,7 @@ from app.games.amunre.cards import GOLD_COUNTS, MINUS_THREE_CARDS
 from app.games.amunre.model import BLOCKS, DOUBLES, FARMERS, PYRAMIDS, State
 from app.games.amunre.phases import legal_for
 from app.games.contract import RuleError
-from tests.games.amunre.helpers import blur_others
+from tests.games.amunre.helpers import blur_others, new_rules
 
 ALWAYS_ILLEGAL: list[dict[str, Any]] = [
     {},
@@ -59,7 +59,7 @@ class AmunReGame(RuleBasedStateMachine):
     def start(self, players: int, seed: int) -> None:
         self.seats = players
         self.seed = seed
-        self.state = RULES.new_game(RULES.Options(), players, seed)
+        self.state = RULES.new_game(new_rules(), players, seed)
         self.log: list[tuple[int, dict[str, Any]]] = []
         self.points = [0] * players
         self.ended = False
@@ -163,7 +163,7 @@ class AmunReGame(RuleBasedStateMachine):
         if self.ended or (len(self.log) % 25 and not over):
             return
         self.ended = over
-        state = RULES.new_game(RULES.Options(), self.seats, self.seed)
+        state = RULES.new_game(new_rules(), self.seats, self.seed)
         for seat, order in self.log:
             state = RULES.apply(state, seat, order).state
         assert state == self.state
@@ -199,7 +199,7 @@ def test_random_games_reach_the_end() -> None:
     """Whole games with random orders, 3 to 5 players: every one ends, with standings."""
     for seed in range(6):
         rng = random.Random(seed)
-        state = RULES.new_game(RULES.Options(), 3 + seed % 3, seed)
+        state = RULES.new_game(new_rules(), 3 + seed % 3, seed)
         for _ in range(2000):
             seats = _seats(state)
             if not seats:

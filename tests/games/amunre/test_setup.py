@@ -7,11 +7,11 @@ import pytest
 
 from app.games.amunre import RULES, cards
 from app.games.amunre.board import BOARD
-from app.games.amunre.cards import value
+from app.games.amunre.cards import plus, value
 from app.games.amunre.flow import start_round
 from app.games.amunre.tx import Tx
 from app.games.kit.model import evolve
-from tests.games.amunre.helpers import game, index
+from tests.games.amunre.helpers import game, index, play, with_player
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -35,6 +35,26 @@ def test_free_items_are_put_on_the_revealed_provinces() -> None:
     assert memphis.blocks == 2 and len(thebes.free_cards) == 2
     view = RULES.view(tx.state, 1)["provinces"][index("Thebes")]
     assert view["free_cards"] == 2 and "free_card_names" not in view  # face down: only how many
+
+
+def test_dakhla_gives_12_gold_whatever_the_bank_holds() -> None:
+    """The text: "Dakhla: 1 carte de pouvoir et 12 or". With no 1- or 2-gold card in the bank, the 10
+    it can lay out is on the province and its buyer is paid the other 2 with change, as every payment is."""
+    state = game(3)
+    small = (*state.bank[:2], 0, 0, 0)  # every 1- and 2-gold card of the bank, into a hand
+    state = with_player(state, 2, gold=plus(state.players[2].gold, small))
+    state = evolve(state, bank=(0, 0, *state.bank[2:]))
+    order = (index("Dakhla"), index("Memphis"), index("Thebes"), *range(3, 15))
+    tx = Tx(evolve(state, round=0, province_deck=order, used=()))
+    start_round(tx)
+    state = tx.state
+    assert RULES.view(state, None)["provinces"][index("Dakhla")]["free_gold"] == 12
+    for seat, province in enumerate(("Dakhla", "Memphis", "Thebes")):
+        state, events = play(state, seat, {"type": "bid", "province": province, "amount": 0})
+    assert state.phase == "buy" and state.provinces[index("Dakhla")].owner == 0
+    assert value(state.players[0].gold) == 20 + 12
+    assert {"seat": 0, "amount": 12} in [event.data for event in events if event.kind == "province_gold"]
+    assert state.gold_total() == tuple(cards.GOLD_COUNTS)
 
 
 def test_the_discard_pile_is_reshuffled_when_the_deck_runs_out() -> None:
