@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.games import registry
-from app.games.contract import Event, GameRules, bot_order_of
+from app.games.contract import Event, GameRules, bot_order_of, created_options
 
 MAX_ORDERS = 200_000
 
@@ -61,7 +61,7 @@ Player = Callable[[Any, int, random.Random], Any]
 
 def play(rules: GameRules[Any], players: int, seed: int, seats: list[Player]) -> Game:
     rng = random.Random(seed)
-    state = rules.new_game(rules.Options(), players, seed)
+    state = rules.new_game(created_options(rules), players, seed)
     game = Game()
     for _ in range(MAX_ORDERS):
         waits = rules.waits(state)

@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from app.games import registry
-from app.games.contract import GameRules
+from app.games.contract import GameRules, created_options
 
 MAX_ORDERS = 100_000
 TURNS = 10
@@ -27,7 +27,7 @@ LAST_TURN = {"advciv": {"last_turn": TURNS}}  # the options that end such a game
 def play_one(rules: GameRules[Any], players: int, seed: int) -> int:
     """Play one random game to its end; return the number of orders."""
     rng = random.Random(seed)
-    state = rules.new_game(rules.Options(), players, seed)
+    state = rules.new_game(created_options(rules), players, seed)
     for orders in range(MAX_ORDERS):
         waits = rules.waits(state)
         if not waits:

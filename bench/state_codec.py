@@ -23,6 +23,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.games import registry
+from app.games.contract import created_options
 
 
 def main() -> None:
@@ -49,7 +50,7 @@ def main() -> None:
 def _played(rules: Any, orders: int) -> Any:
     rng = random.Random(7)
     players = 5 if rules.id == "advciv" else 3
-    state = rules.new_game(rules.Options(), players, 7)
+    state = rules.new_game(created_options(rules), players, 7)
     for _ in range(orders):
         waits = rules.waits(state)
         if not waits:

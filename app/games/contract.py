@@ -123,6 +123,14 @@ class GameRules(Protocol[S]):
     def load(self, data: dict[str, Any]) -> S: ...
 
 
+def created_options(rules: GameRules[Any], chosen: Mapping[str, Any] | None = None) -> BaseModel:
+    """The options of a game created now, as the lobby stores them: every field written. Rules that keep
+    old games on their old behaviour (Tigris's `rng_version`, Amun-Re's `rules_version`) read a field the
+    stored options lack as a game begun before it, so `Options()` built in code plays the oldest rules."""
+    stored = rules.Options.model_validate(dict(chosen or {})).model_dump(mode="json")
+    return rules.Options.model_validate(stored)
+
+
 def clock_order_of(rules: object) -> Mapping[str, Any] | None:
     """The rules' optional `clock_order` (see `GameRules`), or None."""
     order = getattr(rules, "clock_order", None)

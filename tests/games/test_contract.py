@@ -10,7 +10,7 @@ import pytest
 from pydantic import BaseModel, TypeAdapter
 
 from app.games import registry
-from app.games.contract import GameRules, RuleError
+from app.games.contract import GameRules, RuleError, created_options
 
 GAMES = registry.all_games()
 STEPS = 120
@@ -26,7 +26,7 @@ class Progressing(Protocol):
 
 def _play(rules: GameRules[Any], players: int, seed: int, steps: int) -> tuple[Any, list[tuple[int, Any]]]:
     rng = random.Random(seed)
-    state = rules.new_game(_created(rules), players, seed)
+    state = rules.new_game(created_options(rules), players, seed)
     log = []
     for _ in range(steps):
         waits = rules.waits(state)
@@ -37,11 +37,6 @@ def _play(rules: GameRules[Any], players: int, seed: int, steps: int) -> tuple[A
         state = rules.apply(state, seat, order).state
         log.append((seat, order))
     return state, log
-
-
-def _created(rules: GameRules[Any]) -> BaseModel:
-    """The default options as the lobby stores them, read back: what a game created now begins with."""
-    return rules.Options.model_validate(rules.Options().model_dump(mode="json"))
 
 
 @pytest.fixture(params=GAMES, ids=lambda rules: rules.id)
@@ -66,7 +61,7 @@ def test_attributes(rules: GameRules[Any]) -> None:
 @pytest.mark.parametrize("players", ["min", "max"])
 def test_new_game_round_trips_and_waits(rules: GameRules[Any], players: str) -> None:
     count = rules.min_players if players == "min" else rules.max_players
-    state = rules.new_game(_created(rules), count, seed=42)
+    state = rules.new_game(created_options(rules), count, seed=42)
     data = json.loads(json.dumps(rules.dump(state)))
     assert rules.load(data) == state
     assert rules.waits(state)
@@ -89,7 +84,7 @@ def test_default_orders_are_legal_for_every_wait(rules: GameRules[Any]) -> None:
 def test_replay_is_deterministic(rules: GameRules[Any]) -> None:
     players = rules.max_players
     state, log = _play(rules, players, seed=11, steps=STEPS)
-    replayed = rules.new_game(_created(rules), players, 11)
+    replayed = rules.new_game(created_options(rules), players, 11)
     for seat, order in log:
         replayed = rules.apply(replayed, seat, order).state
     assert rules.dump(replayed) == rules.dump(state)
@@ -97,7 +92,7 @@ def test_replay_is_deterministic(rules: GameRules[Any]) -> None:
 
 
 def test_apply_leaves_its_input_alone_and_refuses_nonsense(rules: GameRules[Any]) -> None:
-    state = rules.new_game(_created(rules), rules.min_players, seed=5)
+    state = rules.new_game(created_options(rules), rules.min_players, seed=5)
     before = rules.dump(state)
     seat = rules.waits(state)[0].seat
     rules.apply(state, seat, rules.sample_order(state, seat, random.Random(1)))
@@ -112,7 +107,7 @@ def test_progress_grows_from_the_first_third_to_the_end(game_id: str) -> None:
     rules = registry.get(game_id)
     assert isinstance(rules, Progressing)
     rng = random.Random(7)
-    state = rules.new_game(_created(rules), rules.min_players, 11)
+    state = rules.new_game(created_options(rules), rules.min_players, 11)
     first = rules.progress(state)
     assert 1 <= first[0] <= first[1] and first[0] * 3 <= first[1]
     for _ in range(5000):

@@ -44,6 +44,8 @@ RESERVE = 8  # gold kept through the buying for the next auction
 
 def bot_order(state: State, seat: int, rng: random.Random) -> dict[str, Any]:
     legal = awaited(legal_for(state, seat))
+    if legal.phase == "pay":  # a bid beyond its gold: it sells the cards worth least to it, as the default
+        return legal.default.model_dump(mode="json")
     if legal.limits is not None:
         return _offer(state, seat, legal)
     worth = WORTH.get(legal.phase, _nothing)
