@@ -338,7 +338,7 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         staff(201, seated_moderator=403),
     ),
     ("POST", f"/api/v1/moderation/sanctions/{SANCTION}/lift", REASON, staff(200, **LIFTED_409)),
-    ("GET", f"/api/v1/moderation/games/{ACTIVE}", None, staff(200)),
+    ("GET", f"/api/v1/moderation/games/{ACTIVE}", None, not_in_own_game(200)),
     (
         "POST",
         f"/api/v1/moderation/games/{ACTIVE}/hold",
@@ -416,7 +416,7 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
         staff(303, seated_moderator=403),
     ),
     ("POST", f"/moderation/sanctions/{SANCTION}/lift", REASON, staff(303, **LIFTED_409)),
-    ("GET", f"/moderation/games/{ACTIVE}", None, staff(200)),
+    ("GET", f"/moderation/games/{ACTIVE}", None, not_in_own_game(200)),
     (
         "POST",
         f"/moderation/games/{ACTIVE}/hold",
