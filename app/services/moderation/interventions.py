@@ -1,5 +1,6 @@
-"""A moderator's interventions in a game: pause and resume, lock, extend a deadline, remove or replace a
-player, abort, roll back to an earlier order, and the audited "reveal for investigation".
+"""A moderator's interventions in a game: pause and resume, lock, extend a deadline, remove a player or
+offer their seat to another (who takes it only by accepting it), abort, roll back to an earlier order, and
+the audited "reveal for investigation".
 
 Each one is a change of a game like an order: one transaction that locks the game row first
 (`play.locked_game`), writes a public notice in the game's log (a moderator action, shown to everyone),
@@ -13,8 +14,9 @@ tells the players, writes its audit entry, and announces the game to live pages 
   afresh. The seeded randomness makes the replayed position exactly the one the game had then.
 - Moderators see a game as a spectator does. The hidden information (the full state, every order, the
   private events and messages) is shown only by `reveal`, which needs a reason and is audited first.
-- No moderator intervenes in a game they play or ever played in (`moderation.refuse_conflict_of_interest`):
-  another must. An administrator may, and the audit entry records the conflict ("own_game").
+- No moderator intervenes in a game they play or ever played in (`moderation.refuse_conflict_of_interest`),
+  nor reads its order log (each order's seat and time): another must. An administrator may, and the audit
+  entry records the conflict ("own_game").
 """
 
 from __future__ import annotations

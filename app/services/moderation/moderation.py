@@ -11,7 +11,12 @@
   the defaults, the other players are told), and the address may not sign up again.
 - A game-joining ban: the user leaves the queues and may not join, create or take a seat in a game.
 - A mute: no messages (`app.services.social.messages` reads `muted_until`).
-Every action, lifting included, writes its audit entry in the same transaction.
+- Lifting a ban within `seats.GIVE_BACK_HOURS` gives back each seat it opened that nobody took since.
+- No moderator imposes or lifts a sanction of a player they share a forming or running game with
+  (`refuse_sanction_conflict`): a short ban would take an opponent's seat, a mute silence them. Another
+  moderator must; an administrator may.
+Every action, lifting included, writes its audit entry in the same transaction, with the games its actor
+shares with its subject ("shared_games") and that the conflict check ran ("conflict_checked").
 """
 
 from __future__ import annotations
