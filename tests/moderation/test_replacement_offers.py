@@ -130,5 +130,10 @@ def test_the_moderation_page_offers_the_seat(db: Session, make_client: Any) -> N
     assert holder(db, w.game, w.seat) is None
     page = client.get(f"/moderation/games/{w.game}").text
     assert f'id="seat-offer-{w.seat}"' in page and "offered to Zoe" in page
-    seats.take_seat(db, _user(db, w.zoe), w.game, w.seat, now())
+    zoe = api_client(make_client, "zoe@example.com")
+    take = f"/games/{w.game}/seats/{w.seat}/take"
+    offered = zoe.get(f"/games/{w.game}/seats").text
+    assert f'action="{take}"' in offered and f'action="/games/{w.game}/seats/{w.seat}/decline"' in offered
+    taken = zoe.post(take, data={"csrf_token": page_token(zoe)}, follow_redirects=False)
+    assert taken.status_code == 303
     assert holder(db, w.game, w.seat) == w.zoe

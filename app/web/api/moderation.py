@@ -404,7 +404,7 @@ def remove_player(game_id: Id, body: SeatIn, session: DB, user: ModeratorUser, n
 @router.post("/moderation/games/{game_id}/replace")
 def replace_player(game_id: Id, body: ReplaceIn, session: DB, user: ModeratorUser, now: Now) -> GameSummary:
     """Offer the seat to the named player (never yourself), who takes it only by accepting it
-    (`POST /games/{id}/seats/{seat}/take`); its holder, if any, is taken out at once."""
+    (`POST /api/v1/games/{id}/seats/{seat}/take`); its holder, if any, is taken out at once."""
     game = interventions.replace_player(session, user, game_id, body.seat, body.replacement, body.reason, now)
     return _summary(game)
 
