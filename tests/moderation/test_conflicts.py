@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from app.models import AuditEntry, Game, Seat, User
 from app.services.moderation import interventions, moderation, reports
-from tests.moderation.helpers import make_user, make_users, now, refused, running_game, seat_of
+from tests.moderation.helpers import api_client, make_user, make_users, now, refused, running_game, seat_of
 
 REASON = "Looking into it"
 
@@ -127,3 +127,22 @@ def test_a_moderators_own_record_leaves_out_the_reports_about_them(db: Session) 
     report = _report_about(db, mod)
     assert moderation.user_record(db, mod, mod.id, now()).reports_about == []
     assert [r.id for r in moderation.user_record(db, colleague, mod.id, now()).reports_about] == [report.id]
+
+
+def test_a_seated_moderator_may_not_read_the_order_log_of_their_game(db: Session, make_client: Any) -> None:
+    """Each order's seat and time (trade orders included) would tell an opponent's timing: refused, as an
+    intervention is; another moderator, or an administrator, reads it."""
+    mod = make_user(db, "Mod", "moderator")
+    opponent, colleague = make_user(db, "Opp"), make_user(db, "Colleague", "moderator")
+    game_id = running_game(db, [mod, opponent]).id
+    db.commit()
+    error = refused(db, "conflict_of_interest", lambda: interventions.moderator_view(db, mod, game_id))
+    assert "another moderator" in error.message
+    assert interventions.moderator_view(db, colleague, game_id).view.game.id == game_id
+    db.commit()
+    client = api_client(make_client, "mod@example.com")
+    for path in (f"/api/v1/moderation/games/{game_id}", f"/moderation/games/{game_id}"):
+        answer = client.get(path)
+        assert answer.status_code == 403, path
+        assert "conflict_of_interest" in answer.text or "another moderator" in answer.text
+    assert client.get("/api/v1/moderation/games/999999").status_code == 404

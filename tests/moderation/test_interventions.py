@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 from app.models import Game, GameEvent, GameOrder, RatingChange, SeatTenure, User, WaitRow
 from app.services.jobs import sweeper
 from app.services.moderation import interventions
-from app.services.play import play
+from app.services.play import play, seats
 from tests.moderation.helpers import (
     api_client,
     audit_actions,
@@ -115,6 +115,9 @@ def test_removing_and_replacing_players(db: Session) -> None:
     assert holder(db, game.id, bens) is None
     assert "removed_from_game" in kinds_for(db, ben) and "player_removed" in kinds_for(db, ann)
     interventions.replace_player(db, mod, game.id, cats, "Zoe", "Cat asked to leave", now())
+    assert holder(db, game.id, cats) is None  # offered to Zoe, who has to accept
+    assert "seat_offered" in kinds_for(db, zoe)
+    seats.take_seat(db, zoe, game.id, cats, now())
     assert holder(db, game.id, cats) == zoe.id
     tenures = db.scalars(select(SeatTenure.end_reason).where(SeatTenure.user_id == cat.id)).all()
     db.commit()

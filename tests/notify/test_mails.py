@@ -361,3 +361,17 @@ def test_a_private_message_mail_names_its_recipients_not_its_author(
     wrote = next(line for line in text_of(mail).splitlines() if "wrote to" in line)
     assert wrote.startswith("Alice wrote to ") and "Alice" not in wrote.removeprefix("Alice")
     assert "Bruno" in wrote and "Chloe" in wrote
+
+
+@pytest.mark.parametrize(("language", "words"), [("en", "A moderator offers you"), ("fr", "Un modérateur")])
+def test_a_moderators_offer_of_a_seat_says_who_offers_it(
+    language: str, words: str, db: Session, run_mail: RunMail, sink: Sink
+) -> None:
+    case = seat_offered(db, language)
+    row = db.scalar(select(Notification).where(Notification.kind == "seat_offered"))
+    assert row is not None
+    row.data = {"seat": row.data["seat"], "moderator": True}
+    db.commit()
+    run_mail(NOW)
+    [mail] = [m for m in sink.to(case.recipient.email) if m["X-Ostraca-Kind"] == "seat_offered"]
+    assert words in mail["Subject"] and words in text_of(mail) and "Bruno" not in text_of(mail)

@@ -535,6 +535,7 @@ def _seat_offered(source: Source) -> dict[str, Any] | None:
         return None
     return {
         "who": str(source.data.get("from") or ""),
+        "by_moderator": bool(source.data.get("moderator")),
         "seat": seat,
         "until": offered.offered_until,
         "url": source.game_url(),

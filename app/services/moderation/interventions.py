@@ -1,5 +1,6 @@
-"""A moderator's interventions in a game: pause and resume, lock, extend a deadline, remove or replace a
-player, abort, roll back to an earlier order, and the audited "reveal for investigation".
+"""A moderator's interventions in a game: pause and resume, lock, extend a deadline, remove a player or
+offer their seat to another (who takes it only by accepting it), abort, roll back to an earlier order, and
+the audited "reveal for investigation".
 
 Each one is a change of a game like an order: one transaction that locks the game row first
 (`play.locked_game`), writes a public notice in the game's log (a moderator action, shown to everyone),
@@ -13,8 +14,9 @@ tells the players, writes its audit entry, and announces the game to live pages 
   afresh. The seeded randomness makes the replayed position exactly the one the game had then.
 - Moderators see a game as a spectator does. The hidden information (the full state, every order, the
   private events and messages) is shown only by `reveal`, which needs a reason and is audited first.
-- No moderator intervenes in a game they play or ever played in (`moderation.refuse_conflict_of_interest`):
-  another must. An administrator may, and the audit entry records the conflict ("own_game").
+- No moderator intervenes in a game they play or ever played in (`moderation.refuse_conflict_of_interest`),
+  nor reads its order log (each order's seat and time): another must. An administrator may, and the audit
+  entry records the conflict ("own_game").
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from app.services.errors import ServiceError
 from app.services.mail import notify
 from app.services.moderation import audit, moderation
 from app.services.play import play, seats
+from app.services.players import matchmaking
 
 HOLD_KINDS = ("paused", "locked")
 MAX_EXTENSION_HOURS = 24 * 14
@@ -191,25 +194,25 @@ def remove_player(
 def replace_player(
     session: Session, actor: UserFacts, game_id: int, seat: int, replacement: str, reason: str, now: datetime
 ) -> Game:
-    """Put another player in the seat (who agreed to it): they take its position and a fresh time limit.
+    """Offer the seat to another player, who takes it only by accepting it, as an invitation.
 
-    The seat is offered to them for the moment, so the usual checks apply (never in the game before, the
-    anti-collusion cap, blocks, no game-joining ban) but not the creator's reliability gate."""
+    Its holder, if any, is taken out at once; the seat plays the defaults until the named player takes it
+    (`seats.take_seat`, every check of an open seat but the reliability gate) or declines, and opens to
+    everyone when the offer runs out. The acting moderator is never offered a seat: they would read its
+    hidden information without `reveal`."""
     change = _game_to_change(session, actor, game_id, reason)
     game, why = change.game, change.why
     place = seats.seat_numbered(game, seat)
-    newcomer = session.scalar(select(User).where(User.display_name == " ".join(replacement.split())))
-    if newcomer is None:
-        raise ServiceError("invalid_input", "There is no player with this name.", "replacement")
+    newcomer = _named_replacement(session, actor, game, place, replacement, now)
     before: dict[str, Any] = {"seat": seat, "holder": place.user_id}
     if place.status == "playing":
         _, holder = _held(session, actor, game, seat)
         moderation.open_seat_of_removed(session, game, place, "replaced", now)
         notify.notify_users(session, [holder.id], "removed_from_game", {"seat": seat, "reason": why}, game.id)
-    place.offered_to, place.offered_until = newcomer.id, now + timedelta(hours=1)
-    seats.install_replacement(session, game, place, newcomer, now)
-    notify.notify_users(session, [newcomer.id], "seat_given", {"seat": seat}, game.id)
-    after = {"seat": seat, "holder": newcomer.id}
+    place.offered_to, place.offered_until = newcomer.id, now + timedelta(hours=seats.OFFER_HOURS)
+    data = {"seat": seat, "moderator": True}
+    notify.notify_users(session, [newcomer.id], "seat_offered", data, game.id)
+    after = {"seat": seat, "holder": None, "offered_to": newcomer.id, "conflict_checked": True}
     return _done(
         session,
         actor,
@@ -220,6 +223,23 @@ def replace_player(
         after=after,
         subject_id=before["holder"],
     )
+
+
+def _named_replacement(
+    session: Session, actor: UserFacts, game: Game, place: Seat, name: str, now: datetime
+) -> User:
+    """The user the seat may be offered to: not the actor, never in the game, free to sit at its table."""
+    newcomer = session.scalar(select(User).where(User.display_name == " ".join(name.split())))
+    if newcomer is None:
+        raise ServiceError("invalid_input", "There is no player with this name.", "replacement")
+    if newcomer.id == actor.id:
+        raise ServiceError("forbidden", "You may not give a seat to yourself: name another player.")
+    if not seats.may_name_as_replacement(session, actor, newcomer, game):
+        raise ServiceError("already_joined", "This player is, or was, in the game.")
+    if place.offered_to == newcomer.id and seats.is_reserved(place, now):
+        raise ServiceError("wrong_status", "This seat is already offered to this player.")
+    matchmaking.check_may_sit(session, game, newcomer, leaving=place.user_id, gate=False)
+    return newcomer
 
 
 def _held(session: Session, actor: UserFacts, game: Game, seat: int) -> tuple[Seat, User]:
@@ -329,10 +349,15 @@ class ModeratorView:
     orders: list[OrderLine]
     rollbacks: list[GameRollback]
     holders: dict[int, int]  # seat number -> user id (for the moderators' links)
+    offers: dict[int, tuple[str, datetime | None]]  # open seat number -> who it is offered to, until when
 
 
 def moderator_view(session: Session, viewer: UserFacts, game_id: int) -> ModeratorView:
+    """Who played when (each order's seat and time, trade orders included): refused, as an intervention,
+    to a moderator who plays or played in the game (`moderation.refuse_conflict_of_interest`)."""
     moderation.require_moderator(viewer)
+    game = play.get_game(session, game_id)  # a missing game is a 404, as for an intervention
+    moderation.refuse_conflict_of_interest(session, viewer, game_id=game_id)
     view = play.game_view(session, game_id, None)
     rows = list(
         session.scalars(select(GameOrder).where(GameOrder.game_id == game_id).order_by(GameOrder.seq))
@@ -351,7 +376,15 @@ def moderator_view(session: Session, viewer: UserFacts, game_id: int) -> Moderat
     ]
     rollbacks = list(session.scalars(select(GameRollback).where(GameRollback.game_id == game_id)))
     holders = {s.number: s.user_id for s in view.game.seats if s.number is not None and s.user_id is not None}
-    return ModeratorView(view, lines, rollbacks, holders)
+    return ModeratorView(view, lines, rollbacks, holders, _offers(session, game))
+
+
+def _offers(session: Session, game: Game) -> dict[int, tuple[str, datetime | None]]:
+    offered = {
+        s.number: s for s in game.seats if s.number is not None and s.status == "open" and s.offered_to
+    }
+    names = audit.names_of(session, {s.offered_to for s in offered.values() if s.offered_to is not None})
+    return {number: (names.get(s.offered_to or 0, "?"), s.offered_until) for number, s in offered.items()}
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,12 @@
   the defaults, the other players are told), and the address may not sign up again.
 - A game-joining ban: the user leaves the queues and may not join, create or take a seat in a game.
 - A mute: no messages (`app.services.social.messages` reads `muted_until`).
-Every action, lifting included, writes its audit entry in the same transaction.
+- Lifting a ban within `seats.GIVE_BACK_HOURS` gives back each seat it opened that nobody took since.
+- No moderator imposes or lifts a sanction of a player they share a forming or running game with
+  (`refuse_sanction_conflict`): a short ban would take an opponent's seat, a mute silence them. Another
+  moderator must; an administrator may.
+Every action, lifting included, writes its audit entry in the same transaction, with the games its actor
+shares with its subject ("shared_games") and that the conflict check ran ("conflict_checked").
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, or_, select
+from sqlalchemy import ColumnElement, CompoundSelect, delete, or_, select
 from sqlalchemy.orm import Session
 
 from app.models import BannedEmail, Game, QueueEntry, Report, Sanction, Seat, SeatTenure, User
@@ -97,6 +102,59 @@ def refuse_conflict_of_interest(
     raise ServiceError(
         "conflict_of_interest", "You play or have played in this game: another moderator must handle it."
     )
+
+
+def _games_played_in(user_id: int) -> CompoundSelect:
+    """The ids of the games the user holds a seat of or ever held one of."""
+    held = (
+        select(Seat.game_id)
+        .join(SeatTenure, SeatTenure.seat_id == Seat.id)
+        .where(SeatTenure.user_id == user_id)
+    )
+    return select(Seat.game_id).where(Seat.user_id == user_id).union(held)
+
+
+def shared_games(session: Session, actor_id: int, subject_id: int) -> list[int]:
+    """The forming or running games both users play or played in (a sanction would act on them)."""
+    query = (
+        select(Game.id)
+        .where(
+            Game.status.in_(("open", "active")),
+            Game.id.in_(_games_played_in(actor_id)),
+            Game.id.in_(_games_played_in(subject_id)),
+        )
+        .order_by(Game.id)
+    )
+    return list(session.scalars(query))
+
+
+@dataclass(frozen=True)
+class SanctionCheck:
+    """The conflict check of a sanction: the games its actor shares with its subject, and the conflict an
+    administrator acted with ("own_game"), for the audit entry."""
+
+    shared: list[int]
+    conflict: str | None
+
+    def audited(self) -> dict[str, Any]:
+        return {"conflict_checked": True, "shared_games": self.shared}
+
+    def target(self, subject_id: int, sanction_id: int) -> audit.Target:
+        game_id = self.shared[0] if self.shared else None  # the others are in the entry's "shared_games"
+        return audit.Target(subject_id=subject_id, game_id=game_id, sanction_id=sanction_id)
+
+
+def refuse_sanction_conflict(session: Session, actor: UserFacts, subject: UserFacts) -> SanctionCheck:
+    """A sanction, or its lifting, decides who plays and speaks in the games its subject plays in: a
+    moderator who plays or played in one of them may not impose or lift it (another moderator must), as they
+    may not intervene in such a game. An administrator may; the audit entry records the conflict."""
+    shared = shared_games(session, actor.id, subject.id)
+    if shared and not actor.is_admin:
+        raise ServiceError(
+            "conflict_of_interest",
+            "You play or have played in a game with this player: another moderator must handle it.",
+        )
+    return SanctionCheck(shared, "own_game" if shared else None)
 
 
 def clean_text(text: str, field: str, limit: int, *, required: bool) -> str:
@@ -219,6 +277,7 @@ def impose(session: Session, actor: UserFacts, user_id: int, order: SanctionOrde
     """Sanction a user, with immediate effect; a sanction of the same kind in force is replaced."""
     require_moderator(actor)
     target = get_user(session, user_id)
+    check = refuse_sanction_conflict(session, actor, target)
     require_outranks(actor, target)
     ends_at = _checked_end(order, now)
     reason = clean_text(order.reason, "reason", REASON_LENGTH, required=True)
@@ -247,9 +306,10 @@ def impose(session: Session, actor: UserFacts, user_id: int, order: SanctionOrde
         "sanction.impose",
         reason=reason,
         now=now,
-        target=audit.Target(subject_id=target.id, sanction_id=sanction.id),
+        target=check.target(target.id, sanction.id),
         before=before,
-        after={**flags(target), "kind": order.kind, "note": note},
+        after={**flags(target), "kind": order.kind, "note": note, **check.audited()},
+        conflict=check.conflict,
     )
     session.commit()
     return sanction
@@ -290,6 +350,7 @@ def lift(session: Session, actor: UserFacts, sanction_id: int, reason: str, now:
     if sanction is None:
         raise not_found("This sanction does not exist.")
     target = get_user(session, sanction.user_id)
+    check = refuse_sanction_conflict(session, actor, target)
     require_outranks(actor, target)
     if sanction.lifted_at is not None or not in_force(sanction.ends_at or PERMANENT, now):
         raise ServiceError("wrong_status", "This sanction is already over.")
@@ -297,8 +358,10 @@ def lift(session: Session, actor: UserFacts, sanction_id: int, reason: str, now:
     before = flags(target)
     _end(sanction, actor, why, now)
     refresh_flags(session, target, now)
+    given_back: list[int] = []
     if sanction.kind == "ban" and not is_banned(target, now):
         session.execute(delete(BannedEmail).where(BannedEmail.sanction_id.in_(_ban_ids(session, target))))
+        given_back = _give_back_seats(session, target, now)
     notify.notify_users(session, [target.id], "sanction_lifted", {"sanction": sanction.kind})
     audit.record(
         session,
@@ -306,9 +369,10 @@ def lift(session: Session, actor: UserFacts, sanction_id: int, reason: str, now:
         "sanction.lift",
         reason=why,
         now=now,
-        target=audit.Target(subject_id=target.id, sanction_id=sanction.id),
+        target=check.target(target.id, sanction.id),
         before=before,
-        after=flags(target),
+        after={**flags(target), **check.audited(), "seats_given_back": given_back},
+        conflict=check.conflict,
     )
     session.commit()
     return sanction
@@ -349,6 +413,24 @@ def _leave_games(session: Session, target: UserFacts, now: datetime) -> None:
         elif game.status == "open":
             _leave_forming(session, game, seat)
         play.announce(session, game)
+
+
+def _give_back_seats(session: Session, target: User, now: datetime) -> list[int]:
+    """The ids of the running games whose seat, opened by the ban, goes back to the user (locked in id
+    order, as the ban locked them)."""
+    opened = (
+        select(Seat.game_id)
+        .join(SeatTenure, SeatTenure.seat_id == Seat.id)
+        .join(Game, Game.id == Seat.game_id)
+        .where(SeatTenure.user_id == target.id, SeatTenure.end_reason == "banned", Game.status == "active")
+    )
+    given_back = []
+    for game in deadlines.locked_games(session, sorted(set(session.scalars(opened)))):
+        for seat in game.seats if game.status == "active" else []:
+            if seats.give_back_after_ban(session, game, seat, target, now):
+                given_back.append(game.id)
+                play.announce(session, game)
+    return given_back
 
 
 def open_seat_of_removed(session: Session, game: Game, seat: Seat, reason: str, now: datetime) -> None:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from app.services.players.open_places import GameListing
 
 OFFER_HOURS = 72
+GIVE_BACK_HOURS = OFFER_HOURS  # a seat a ban opened goes back to its holder if the ban is lifted this soon
 LIST_LIMIT = 100
 
 
@@ -183,6 +184,34 @@ def _check_may_take(session: Session, game: Game, seat: Seat, user: UserFacts, n
     if is_reserved(seat, now) and seat.offered_to != user.id:
         raise ServiceError("seat_taken", "This seat is offered to another player for now.")
     matchmaking.check_may_sit(session, game, user, gate=seat.offered_to != user.id)
+
+
+def give_back_after_ban(session: Session, game: Game, seat: Seat, user: UserFacts, now: datetime) -> bool:
+    """The seat a ban took from `user` is theirs again, if nobody held it since and the ban was lifted
+    within GIVE_BACK_HOURS: their tenure goes on (the seat was theirs all along) with a fresh time limit.
+    A pending offer of the seat to a replacement lapses. Returns whether the seat was given back."""
+    if seat.status != "open" or seat.user_id is not None or seat.number is None:
+        return False
+    last = session.scalar(
+        select(SeatTenure).where(SeatTenure.seat_id == seat.id).order_by(SeatTenure.id.desc()).limit(1)
+    )
+    if last is None or last.user_id != user.id or last.end_reason != "banned" or last.ended_at is None:
+        return False
+    if now - last.ended_at > timedelta(hours=GIVE_BACK_HOURS):
+        return False
+    last.ended_at, last.end_reason = None, None
+    seat.user_id, seat.status, seat.opened_at = user.id, "playing", None
+    seat.offered_to, seat.offered_until, seat.missed_turns = None, None, 0
+    session.flush()
+    deadlines.restart_seat(session, game, seat.number, now)
+    deadlines.recompute_game(session, game, now)
+    notices.public_notice(
+        session, game, "platform:seat_taken", {"seat": seat.number, "player": user.display_name}, now
+    )
+    notices.notify_players(
+        session, game, "player_joined", {"seat": seat.number, "user_id": user.id}, skip=user.id
+    )
+    return True
 
 
 def is_reserved(seat: Seat, now: datetime) -> bool:

@@ -137,7 +137,7 @@ class SeatIn(BaseModel):
 
 class ReplaceIn(BaseModel):
     seat: Seat
-    replacement: str = Field(max_length=80, description="the new player's display name")
+    replacement: str = Field(max_length=80, description="the display name of the player offered the seat")
     reason: Reason
 
 
@@ -155,6 +155,12 @@ class OrderLineOut(BaseModel):
     rolled_back: bool
 
 
+class SeatOfferOut(BaseModel):
+    seat: int
+    offered_to: str = Field(description="the player a moderator offered the open seat to")
+    until: datetime | None
+
+
 class ModeratorGameOut(BaseModel):
     game: GameSummary
     players: list[str | None]
@@ -162,6 +168,7 @@ class ModeratorGameOut(BaseModel):
     hold_reason: str | None
     held_at: datetime | None
     orders: list[OrderLineOut]
+    offers: list[SeatOfferOut] = Field(description="open seats offered to a named player, who has to accept")
 
 
 class RevealOut(BaseModel):
@@ -265,6 +272,10 @@ def moderator_game_out(found: interventions.ModeratorView) -> ModeratorGameOut:
         hold_reason=game.hold_reason,
         held_at=game.held_at,
         orders=[OrderLineOut(**line.__dict__) for line in found.orders],
+        offers=[
+            SeatOfferOut(seat=seat, offered_to=name, until=until)
+            for seat, (name, until) in sorted(found.offers.items())
+        ],
     )
 
 
@@ -360,7 +371,8 @@ def lift_sanction(sanction_id: Id, body: ReasonIn, session: DB, user: ModeratorU
 
 @router.get("/moderation/games/{game_id}")
 def moderator_game(game_id: Id, session: DB, user: ModeratorUser) -> ModeratorGameOut:
-    """What a spectator sees, with the order log's lines (not their content) and the hold."""
+    """What a spectator sees, with the order log's lines (not their content) and the hold. Refused
+    (`conflict_of_interest`) to a moderator who plays or played in the game."""
     return moderator_game_out(interventions.moderator_view(session, user, game_id))
 
 
@@ -391,6 +403,8 @@ def remove_player(game_id: Id, body: SeatIn, session: DB, user: ModeratorUser, n
 
 @router.post("/moderation/games/{game_id}/replace")
 def replace_player(game_id: Id, body: ReplaceIn, session: DB, user: ModeratorUser, now: Now) -> GameSummary:
+    """Offer the seat to the named player (never yourself), who takes it only by accepting it
+    (`POST /api/v1/games/{id}/seats/{seat}/take`); its holder, if any, is taken out at once."""
     game = interventions.replace_player(session, user, game_id, body.seat, body.replacement, body.reason, now)
     return _summary(game)
 
