@@ -46,6 +46,10 @@ class Event:
     to: frozenset[int] | None = None  # None: public; else only these seats may see it
     # An event every seat that may see it is mailed about: the public announcement of a trade.
     mail: bool = False
+    # An event mailed to these seats alone (of those that may see it): a calamity to the seats it strikes.
+    mail_to: frozenset[int] | None = None
+    # What kind of news it is, for the players' mail settings: "trade", "calamity" or "city_lost".
+    news: str = "trade"
 
 
 @dataclass(frozen=True)

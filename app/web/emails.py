@@ -230,6 +230,8 @@ KIND_TITLES = {
     "private_message": N_("Private messages"),
     "board_post": N_("Board posts"),
     "game_news": N_("Game news (trades announced)"),
+    "calamity_news": N_("Calamities that strike you"),
+    "city_news": N_("Your cities lost in a conflict"),
     "verify_email": N_("Address verification"),
     "password_reset": N_("Password reset"),
 }

@@ -174,3 +174,39 @@ def test_the_advanced_civilization_footer_shows_the_public_points_table() -> Non
 def test_without_points_the_footer_is_empty() -> None:
     rendered = EmailRenderer().render(letter("en", {"phase": "trade"}))
     assert "public points" not in rendered.text.lower() and "<table" not in rendered.html
+
+
+def test_news_mailed_to_some_seats_only_reach_them_under_their_own_kind(
+    db: Session, run_mail: RunMail, sink: Sink
+) -> None:
+    """A calamity that strikes Bruno (`Event.mail_to`, news "calamity") reaches Bruno alone, as a
+    "calamity_news" mail that he can turn off apart from the trade announcements."""
+    from app.games.contract import Event
+
+    alice, bruno, chloe = (make_user(db, name) for name in ("Alice", "Bruno", "Chloe"))
+    game = market(db, [alice, bruno, chloe])
+    struck = Event("offer_announced", {"seat": 0}, mail_to=frozenset({seat_of(game, bruno)}), news="calamity")
+    game.version += 1  # as an order that made the event would
+    play.append_events(db, game, [struck], NOW)
+    play.notify_news(db, game, [struck], user_id=None)
+    db.commit()
+    assert [len(notifications_of(db, user, "calamity_news")) for user in (alice, bruno, chloe)] == [0, 1, 0]
+    assert all(notifications_of(db, user, "game_news") == [] for user in (alice, bruno, chloe))
+    run_mail(NOW + timedelta(minutes=2))
+    (message,) = [m for m in sink.to(bruno.email) if m["X-Ostraca-Kind"] == "calamity_news"]
+    assert message["Subject"] == f"A calamity strikes you in {game.name}"
+    assert [m for m in sink.to(chloe.email) if m["X-Ostraca-Kind"] == "calamity_news"] == []
+
+
+def test_a_calamity_is_mailed_to_the_seats_it_strikes() -> None:
+    from app.games import registry
+    from tests.games.advciv.helpers import blank, deal, units
+    from tests.test_advciv_web import revealed
+
+    rules = registry.get("advciv")
+    state = units(blank(), 0, {}, cities=["carthago", "cyrene", "athens", "corinth", "argos"])
+    state = units(state, 1, {"thebes": 2}, cities=["knossos"])
+    state = revealed(deal(state, 0, ["superstition"]))
+    outcome = rules.apply(state, 0, {"type": "pick", "picks": ["carthago", "cyrene", "athens"]})
+    (resolved,) = [event for event in outcome.events if event.kind == "calamity_resolved"]
+    assert (resolved.mail_to, resolved.news, resolved.to) == (frozenset({0}), "calamity", None)

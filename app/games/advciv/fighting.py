@@ -71,8 +71,11 @@ def resolve(tx: Tx, area: int) -> None:
         tx.set(pillage=(seats[pending.nation], pending.default))
     for need in result.needs:
         take_card(tx, seats[need.nation], seats[need.victim])
+    lost_city = owner != NOBODY and 0 <= owner < len(state.players) and tx.state.cities[area] != owner
     tx.emit(
         "conflict",
+        mail_to=[owner] if lost_city else [],
+        news="city_lost",
         area=KEYS[area],
         losses={_who(seats, nation): count for nation, count in result.losses if count},
         city_destroyed=result.city_destroyed,

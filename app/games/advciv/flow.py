@@ -691,9 +691,14 @@ def finish_calamity(tx: Tx, settled: resolving.Settled) -> None:
     for change in settled.changes:
         if change.seat >= 0 and change.points:
             lost[str(change.seat)] = lost.get(str(change.seat), 0) + change.points
+    struck = {change.seat for change in settled.changes if change.seat >= 0}
+    if result.calamity != cal.MONOTHEISM and result.primary >= 0:  # the converter is not struck
+        struck.add(result.primary)
     if not (result.calamity == cal.MONOTHEISM and result.note == "no_target"):  # nothing to tell each turn
         tx.emit(
             "calamity_resolved",
+            mail_to=sorted(struck),
+            news="calamity",
             card=result.calamity,
             seat=result.primary,
             traded_by=None if trader == NOBODY else trader,

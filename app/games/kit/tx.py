@@ -55,9 +55,20 @@ class Tx(Generic[S]):
     def set(self, **changes: Any) -> None:
         self.state = evolve(self.state, **changes)
 
-    def emit(self, kind: str, /, to: Iterable[int] | None = None, *, mail: bool = False, **data: Any) -> None:
-        """`mail`: the seats that may see it are mailed about it (`Event.mail`)."""
-        self.events.append(Event(kind, data, frozenset(to) if to is not None else None, mail))
+    def emit(
+        self,
+        kind: str,
+        /,
+        to: Iterable[int] | None = None,
+        *,
+        mail: bool = False,
+        mail_to: Iterable[int] | None = None,
+        news: str = "trade",
+        **data: Any,
+    ) -> None:
+        """`mail`: the seats that may see it are mailed about it; `mail_to`: these seats alone (`Event`)."""
+        mailed = frozenset(mail_to) if mail_to is not None else None
+        self.events.append(Event(kind, data, frozenset(to) if to is not None else None, mail, mailed, news))
 
     def step(self, word: int) -> tuple[int, int]:
         """The generator's step (see kit.rng)."""

@@ -669,6 +669,8 @@ COMPOSERS: dict[str, Callable[[Source], dict[str, Any] | None]] = {
     "private_message": _message,
     "board_post": _message,
     "game_news": _game_news,
+    "calamity_news": _game_news,
+    "city_news": _game_news,
     "verify_email": _verify_email,
     "password_reset": _password_reset,
     **dict.fromkeys(

@@ -52,6 +52,8 @@ KINDS: dict[str, Kind] = {
         Kind("private_message", "immediate"),
         Kind("board_post", "off"),
         Kind("game_news", "immediate"),  # an event worth a mail (`Event.mail`): a trade announced
+        Kind("calamity_news", "immediate"),  # a calamity that strikes you (`Event.mail_to`)
+        Kind("city_news", "immediate"),  # a city of yours lost in a conflict
         Kind("verify_email", "immediate", account=True),
         Kind("password_reset", "immediate", account=True),
     )

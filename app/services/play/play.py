@@ -351,20 +351,26 @@ NEXT_EVENT = insert(table_of(GameEvent)).values(
 )
 
 
+# The notification kind of each kind of news (`Event.news`), which players turn on or off apart.
+NEWS_KINDS = {"trade": "game_news", "calamity": "calamity_news", "city_lost": "city_news"}
+
+
 def notify_news(session: Session, game: GameFacts, events: list[Event], user_id: int | None) -> None:
-    """A "game_news" notification for each event worth a mail (`Event.mail`) to every holder of a seat
-    that may see it, but the user whose order caused it. The notification names the event by the order
-    that made it and its place among that order's events (as `append_events` numbers them)."""
+    """A news notification for each event worth a mail (`Event.mail`, `Event.mail_to`) to every holder of a
+    seat it is mailed to that may see it, but the user whose order caused it. The notification names the
+    event by the order that made it and its place among that order's events (as `append_events` numbers
+    them)."""
     for index, item in enumerate(events, start=1):
-        if not item.mail:
+        if not item.mail and not item.mail_to:
             continue
         data = {"order_seq": game.version, "index": index, "kind": item.kind}
         for seat in game.seats:
             holder = seat.user_id
             if holder is None or holder == user_id or seat.status != "playing" or seat.number is None:
                 continue
-            if item.to is None or seat.number in item.to:
-                _notify_user(session, game, holder, "game_news", data)
+            mailed = item.mail_to is None or seat.number in item.mail_to
+            if mailed and (item.to is None or seat.number in item.to):
+                _notify_user(session, game, holder, NEWS_KINDS.get(item.news, "game_news"), data)
 
 
 @dataclass

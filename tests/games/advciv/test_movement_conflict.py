@@ -139,6 +139,9 @@ def test_24_conflict_and_city_attack_leave_the_pillage_to_the_attacker_default_t
     assert [event.data for event in moved.events if event.kind == "card_taken"] == [
         {"attacker": AFRICA, "victim": CRETE}
     ]
+    # the city's owner is mailed the news of its loss, and no one else
+    (fought,) = [event for event in moved.events if event.kind == "conflict"]
+    assert (fought.to, fought.mail_to, fought.news) == (None, frozenset({CRETE}), "city_lost")
 
 
 def test_24_too_few_attackers_are_removed_and_the_city_stands() -> None:
