@@ -331,3 +331,39 @@ def test_address_changes_are_rate_limited_per_account_and_per_address(make_clien
     assert bob.get("/api/v1/me").json()["pending_email"] == "b1@example.com"
     wrong_guesses = [_ask_for(bob, f"c{n}@example.com", "guess").status_code for n in range(2)]
     assert wrong_guesses == [429, 429]  # the password is not guessed through this form either
+
+
+CYRILLIC_ES = "\u0441"  # "с", which looks like a Latin "c"
+
+
+@pytest.mark.parametrize("look_alike", [f"{CYRILLIC_ES}iv0", "civO", f"{CYRILLIC_ES}IV0", " civ0 "])
+def test_a_name_that_looks_like_a_taken_one_is_refused_at_sign_up(make_client: Any, look_alike: str) -> None:
+    first, second = make_client(), make_client()
+    sign_up(first, "civ0")
+    _csrf(second)
+    body = {"email": "other@example.com", "password": PASSWORD, "display_name": look_alike}
+    response = second.post("/api/v1/auth/signup", json=body)
+    assert (response.status_code, _error(response)["code"]) == (409, "name_taken")
+
+
+def test_a_rename_to_a_look_alike_is_refused(make_client: Any) -> None:
+    alice, bob = make_client(), make_client()
+    sign_up(alice, "civ0")
+    sign_up(bob, "Bob")
+    taken = bob.patch("/api/v1/me", json={"display_name": f"{CYRILLIC_ES}iv0"})
+    assert (taken.status_code, _error(taken)["code"]) == (409, "name_taken")
+    assert bob.get("/api/v1/me").json()["display_name"] == "Bob"
+
+
+def test_look_alikes_taken_before_the_rule_keep_their_names(make_client: Any, db: Any) -> None:
+    from app.models import User
+
+    alice, bob = make_client(), make_client()
+    sign_up(alice, "civ0")
+    bob_id = sign_up(bob, "Bob")["id"]
+    db.get(User, bob_id).display_name = f"{CYRILLIC_ES}iv0"  # as an older server let it be
+    db.commit()
+    kept = bob.patch("/api/v1/me", json={"display_name": f"{CYRILLIC_ES}iv0", "language": "fr"})
+    assert kept.status_code == 200 and kept.json()["display_name"] == f"{CYRILLIC_ES}iv0"
+    other = bob.patch("/api/v1/me", json={"display_name": "civO"})  # a new name is checked
+    assert (other.status_code, _error(other)["code"]) == (409, "name_taken")

@@ -55,3 +55,31 @@ def test_an_error_page_waiting_for_the_database_does_not_stall_other_requests(
         holder.close()
     waiting.join()
     assert statuses == [404]
+
+
+def _broken() -> None:
+    raise RuntimeError("a bug")
+
+
+@pytest.mark.parametrize("path", ["/broken", "/api/v1/broken"])
+def test_a_server_error_carries_the_security_headers(app: Any, path: str) -> None:
+    app.add_api_route(path, _broken)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        answer = client.get(path)
+    assert answer.status_code == 500
+    assert "frame-ancestors 'none'" in answer.headers["content-security-policy"]
+    assert answer.headers["x-frame-options"] == "DENY"
+    assert answer.headers["x-content-type-options"] == "nosniff"
+    assert answer.headers["cache-control"] == "private, no-store"
+
+
+@pytest.mark.parametrize(("path", "status"), [("/no-such-page", 404), ("/broken", 500)])
+def test_an_error_page_carries_no_csrf_token(app: Any, path: str, status: int) -> None:
+    app.add_api_route("/broken", _broken)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        token = sign_up(client, "Alice")["csrf_token"]
+        assert token in client.get("/").text
+        page = client.get(path)
+    assert page.status_code == status
+    assert token not in page.text
+    assert 'name="csrf_token"' not in page.text and "X-CSRF-Token" not in page.text

@@ -156,3 +156,46 @@ def test_game_creation_renames_and_queue_changes_are_limited(client: TestClient,
     changes = [_api(client, "DELETE", "/api/v1/queue/fake") for _ in range(ratelimit.QUEUE_CHANGES_PER_HOUR)]
     assert 429 not in changes  # 404: no entry to leave
     assert _api(client, "PUT", "/api/v1/queue/fake", queue) == 429
+
+
+# --- the current password, when changing it -------------------------------------------------------------
+
+
+def _change_password(client: TestClient, address: str, current: str) -> int:
+    body = {"current_password": current, "new_password": "a brand new password 42"}
+    return client.post("/api/v1/me/password", json=body, headers={"X-Forwarded-For": address}).status_code
+
+
+def test_guessing_the_current_password_with_a_stolen_session_is_slowed_down(
+    proxied: TestClient, db: Session
+) -> None:
+    with fast_passwords():
+        make_user(db, "Owner")
+        assert _log_in(proxied, "198.51.100.7", PASSWORD) == 200
+        # Whoever holds the session cookie elsewhere guesses the password to end every other session.
+        guesses = [_change_password(proxied, "203.0.113.9", "wrong password!") for _ in range(5)]
+        assert guesses == [401, 401, 401, 429, 429]
+        refused = proxied.post(
+            "/api/v1/me/password",
+            json={"current_password": PASSWORD, "new_password": "a brand new password 42"},
+            headers={"X-Forwarded-For": "203.0.113.9"},
+        )
+        assert refused.status_code == 429
+        assert refused.json()["error"] == {
+            "code": "rate_limited",
+            "message": "Too many attempts: wait a minute and try again.",
+            "field": None,
+        }
+        assert _log_in(proxied, "203.0.113.9", PASSWORD) == 429  # the same counts as a log-in's
+
+
+def test_the_password_form_is_limited_too(proxied: TestClient, db: Session) -> None:
+    with fast_passwords():
+        make_user(db, "Owner")
+        assert _log_in(proxied, "198.51.100.7", PASSWORD) == 200
+        form = {"current_password": "wrong password!", "new_password": "a brand new password 42"}
+        form["csrf_token"] = proxied.headers["X-CSRF-Token"]
+        headers = {"X-Forwarded-For": "203.0.113.9"}
+        pages = [proxied.post("/account/password", data=form, headers=headers).text for _ in range(4)]
+    assert 'data-code="bad_credentials"' in pages[0]
+    assert ['data-code="rate_limited"' in page for page in pages] == [False, False, False, True]

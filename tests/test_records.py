@@ -25,7 +25,12 @@ def test_a_seat_record_has_a_field_for_every_column() -> None:
 
 
 def test_a_user_record_has_every_column_but_the_password_hash_and_the_search_key() -> None:
-    assert set(USER_COLUMNS) == {column.name for column in USERS.columns} - {"password_hash", "name_key"}
+    assert set(USER_COLUMNS) == {column.name for column in USERS.columns} - {
+        "password_hash",
+        "name_key",
+        "name_skeleton",
+        "name_folded_skeleton",
+    }
 
 
 def test_a_wait_record_holds_columns_of_the_waits() -> None:

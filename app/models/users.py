@@ -4,6 +4,7 @@ import unicodedata
 from datetime import datetime
 from typing import Protocol
 
+import icu
 from sqlalchemy import Boolean, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column, validates
 
@@ -15,6 +16,21 @@ def name_key(name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", name)
     bare = "".join(char for char in decomposed if not unicodedata.combining(char))
     return " ".join(bare.casefold().split())
+
+
+_SPOOF_CHECKER = icu.SpoofChecker()  # ICU's Unicode TR39 data; its skeletons are safe to compute at once
+
+
+def name_skeletons(name: str) -> tuple[str, str]:
+    """What a name looks like, but for case: its Unicode TR39 confusable skeleton, case folded after
+    ("AIice" with a capital "I" gives "alice", as "alice" does) and before ("сIV0" with a Cyrillic "с" gives
+    "civo", as "civ0" does). Two names alike in either look alike to a reader."""
+    shown = " ".join(name.split())
+    return _skeleton(_skeleton(shown).casefold()), _skeleton(shown.casefold()).casefold()
+
+
+def _skeleton(text: str) -> str:
+    return str(_SPOOF_CHECKER.getSkeleton(0, text))  # 0: the one table Unicode now publishes
 
 
 class _HasRole(Protocol):
@@ -46,6 +62,10 @@ class User(Base, Roles):
     pending_email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     display_name: Mapped[str] = mapped_column(String(40), unique=True)
     name_key: Mapped[str] = mapped_column(String(40), index=True, default="")  # set with display_name
+    # Set with display_name too (`name_skeletons`); not unique: names taken before the look-alike rule
+    # keep their owners.
+    name_skeleton: Mapped[str] = mapped_column(String, index=True, default="")
+    name_folded_skeleton: Mapped[str] = mapped_column(String, index=True, default="")
     password_hash: Mapped[str] = mapped_column(String(255))
     language: Mapped[str] = mapped_column(String(8), default="en")
     time_zone: Mapped[str] = mapped_column(String(64), default="UTC")
@@ -63,6 +83,7 @@ class User(Base, Roles):
     @validates("display_name")
     def _keep_name_key(self, _: str, name: str) -> str:
         self.name_key = name_key(name)
+        self.name_skeleton, self.name_folded_skeleton = name_skeletons(name)
         return name
 
 

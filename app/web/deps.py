@@ -194,12 +194,9 @@ def render(
 ) -> Response:
     templates: Jinja2Templates = request.app.state.templates
     tr = translator(request, user)
-    full_context: dict[str, Any] = {
-        "user": user,
-        "csrf_token": csrf_token(request),
-        **tr.template_globals(),
-        **(context or {}),
-    }
+    full_context: dict[str, Any] = {"user": user, **tr.template_globals(), **(context or {})}
+    if "csrf_token" not in full_context:  # an error page says None: it shows no token
+        full_context["csrf_token"] = csrf_token(request)
     if "refusal" not in full_context:
         full_context["refusal"] = refusals.take(request)
     if "turns_waiting" not in full_context:  # a page that read the user's turns gives the count itself

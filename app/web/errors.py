@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 
 from app.models.records import UserRecord
 from app.services.errors import ServiceError, not_found
-from app.web import refusals
+from app.web import refusals, security
 from app.web.deps import optional_user, render, translator
 from app.web.i18n import interpolate
 
@@ -73,7 +73,9 @@ async def _database_unavailable(request: Request, error: OperationalError) -> Re
 async def _unexpected_error(request: Request, error: Exception) -> Response:
     log.exception("unexpected error on %s %s", request.method, request.url.path)
     fault = ServiceError("server_error", "Something went wrong on our side; nothing was changed.")
-    return await _respond(request, fault)
+    response = await _respond(request, fault)
+    # Answered by Starlette's outermost middleware, outside the one that adds the headers to the others
+    return security.secure(response, request.url.path, request.app.state.settings.secure_cookies)
 
 
 async def _respond(
@@ -119,6 +121,7 @@ def _error_response(
         "status": error.status,
         "details": error.details or {},
         "turns_waiting": 0,  # not counted: the request's own session may be what failed
+        "csrf_token": None,  # an error page has no form to post; a token there would only leak
     }
     if request.headers.get("hx-request"):  # shown in the page's message area, whatever the form's target
         response = render(request, "partials/error.html", user, context, status_code=error.status)

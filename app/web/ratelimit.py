@@ -79,6 +79,11 @@ class RateLimiter:
         if not self._known(client, account):
             self.hit("login-account", account, per_minute * LOGIN_ACCOUNT_FACTOR, 3600)
 
+    def password_check(self, client: str, email: str) -> None:
+        """Checking a logged-in user's current password (to change it) counts as a log-in attempt: a stolen
+        session must not guess it faster than a log-in form would."""
+        self.log_in(client, email)
+
     def logged_in(self, client: str, email: str) -> None:
         """Remember that this address logged in to this account (it is then spared the account's limit)."""
         try:

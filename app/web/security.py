@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hmac
+from collections.abc import Iterable
 
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 # No inline script anywhere (htmx runs with allowEval off), no plugins, no framing, forms post home only.
@@ -31,30 +33,42 @@ class SecurityHeadersMiddleware:
 
     A response that sets its own Content-Security-Policy or Cache-Control keeps it. Every other response
     but the static files is `private, no-store`: pages, fragments and the API carry a player's hidden view,
-    the CSRF token or private messages, which no shared cache (nor the browser's disk) may keep."""
+    the CSRF token or private messages, which no shared cache (nor the browser's disk) may keep.
+
+    A server error is answered outside every middleware (by Starlette's outermost one), so its handler
+    calls `secure` itself."""
 
     def __init__(self, app: ASGIApp, https: bool = False) -> None:
         self.app = app
-        self.headers = [*HEADERS, HSTS] if https else HEADERS
+        self.https = https
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
-        cacheable = scope["path"].startswith(CACHEABLE_PREFIXES)
-
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                present = {name.lower() for name, _ in headers}
-                headers += [(name, value) for name, value in self.headers if name not in present]
-                if not cacheable and NO_STORE[0] not in present:
-                    headers.append(NO_STORE)
-                message["headers"] = headers
+                message["headers"] = with_headers(message.get("headers", []), scope["path"], self.https)
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def secure(response: Response, path: str, https: bool) -> Response:
+    """The response with the headers the middleware gives every other one."""
+    response.raw_headers = with_headers(response.raw_headers, path, https)
+    return response
+
+
+def with_headers(headers: Iterable[tuple[bytes, bytes]], path: str, https: bool) -> list[tuple[bytes, bytes]]:
+    result = list(headers)
+    present = {name.lower() for name, _ in result}
+    wanted = [*HEADERS, HSTS] if https else HEADERS
+    result += [(name, value) for name, value in wanted if name not in present]
+    if not path.startswith(CACHEABLE_PREFIXES) and NO_STORE[0] not in present:
+        result.append(NO_STORE)
+    return result
 
 
 def same_secret(sent: str, expected: str) -> bool:

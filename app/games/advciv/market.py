@@ -201,7 +201,7 @@ def offer(
 
 def withdraw(market: Market, seat: int, offer_id: int) -> Market:
     """The author takes an open offer back; its cards are free again."""
-    found = _find(market, offer_id)
+    found = find(market, offer_id, seat)
     if found.side.seat != seat:
         raise RuleError("not_your_offer", "Only its author can withdraw an offer.", "offer")
     return _without(market, offer_id)
@@ -209,7 +209,7 @@ def withdraw(market: Market, seat: int, offer_id: int) -> Market:
 
 def decline(market: Market, seat: int, offer_id: int) -> Market:
     """The partner turns an offer down; it closes."""
-    found = _find(market, offer_id)
+    found = find(market, offer_id, seat)
     if found.to != seat:
         raise RuleError("offer_not_to_you", "That offer was not made to you.", "offer")
     return _without(market, offer_id)
@@ -217,7 +217,7 @@ def decline(market: Market, seat: int, offer_id: int) -> Market:
 
 def counter(market: Market, hands: Hands, side: Side, offer_id: int, expects: Sequence[str]) -> Market:
     """The partner answers with an offer of its own back to the author; the first offer closes."""
-    found = _find(market, offer_id)
+    found = find(market, offer_id, side.seat)
     if found.to != side.seat:
         raise RuleError("offer_not_to_you", "That offer was not made to you.", "offer")
     return offer(_without(market, offer_id), hands, side, found.side.seat, expects, answers=offer_id)
@@ -229,7 +229,7 @@ def accept(
     """The partner agrees to an offer with its own side, whose said cards fill the offer's slots. The
     trade is carried out at once, or after the embargo."""
     _check_open(market)
-    found = _find(market, offer_id)
+    found = find(market, offer_id, side.seat)
     if found.to != side.seat:
         raise RuleError("offer_not_to_you", "That offer was not made to you.", "offer")
     if not satisfies(side.said, found.expects):
@@ -264,9 +264,11 @@ def _check_open(market: Market) -> None:
         raise RuleError("market_closed", "The trade market is closed.")
 
 
-def _find(market: Market, offer_id: int) -> Offer:
+def find(market: Market, offer_id: int, seat: int) -> Offer:
+    """The open offer `offer_id` that `seat` made or was made. Any other, open between two other seats,
+    closed or unknown, is refused alike: a third seat must not learn which offers are open."""
     for found in market.offers:
-        if found.id == offer_id:
+        if found.id == offer_id and seat in (found.side.seat, found.to):
             return found
     raise RuleError("no_such_offer", "That offer is no longer open.", "offer")
 

@@ -83,20 +83,20 @@ def trade(tx: Tx, seat: int, order: Any) -> None:
         _tell_offer(tx, tx.state.market)
     elif isinstance(order, CounterOrder):
         side = _side(seat, order.cards, order.said)
-        answered = _offer(market, order.offer)
+        answered = mk.find(market, order.offer, seat)
         _set_market(tx, mk.counter(market, state.hands, side, order.offer, order.expects))
         tx.emit("offer_closed", to=_pair(answered), id=order.offer, reason="countered")
         _tell_offer(tx, tx.state.market)
     elif isinstance(order, AcceptOrder):
         side = _side(seat, order.cards, order.said)
-        answered = _offer(market, order.offer)
+        answered = mk.find(market, order.offer, seat)
         after, hands, executed = mk.accept(market, state.hands, side, order.offer)
         _set_market(tx, after, hands)
         if not executed:
             tx.emit("trade_agreed", to=_pair(answered), id=order.offer, seats=list(_pair(answered)))
         _announce(tx, executed)
     elif isinstance(order, DeclineOrder | WithdrawOrder):
-        answered = _offer(market, order.offer)
+        answered = mk.find(market, order.offer, seat)
         close = mk.decline if isinstance(order, DeclineOrder) else mk.withdraw
         after = close(market, seat, order.offer)
         # an answer or a withdrawal is a trade order like any other: it brings a seat that left back (F-I4)
@@ -144,13 +144,6 @@ def calamities_traded(market: Market, hands: tc.Hands) -> tuple[tuple[str, int],
 
 def _side(seat: int, cards: Sequence[str], said: Sequence[str]) -> Side:
     return Side(seat, tuple(cards), tuple(said) if said else tuple(cards))
-
-
-def _offer(market: Market, offer_id: int) -> mk.Offer:
-    for found in market.offers:
-        if found.id == offer_id:
-            return found
-    raise RuleError("no_such_offer", "That offer is no longer open.", "offer")
 
 
 def _pair(offer: mk.Offer) -> tuple[int, int]:

@@ -24,6 +24,7 @@ from app.games.amunre.phases import (
 from app.games.amunre.sample import sample
 from app.games.amunre.scoring import places, pyramids_of
 from app.games.amunre.tx import Tx
+from app.games.amunre.view import public_hand_size
 from app.games.amunre.view import view as build_view
 from app.games.contract import N_, Outcome, RuleError, Standing
 from app.games.kit.legal import awaited
@@ -91,7 +92,7 @@ class AmunReRules(KitRules[State, Legal]):
         return {
             N_("Points"): player.points,
             N_("Pyramids"): pyramids_of(state, seat),
-            N_("Cards in hand"): sum(player.gold) + len(player.powers) + player.minus_three,
+            N_("Cards in hand"): public_hand_size(player),
         }
 
     def progress(self, state: State) -> tuple[int, int]:

@@ -1,9 +1,10 @@
 """What one seat (or a spectator) may see.
 
 Public: the board (owners, blocks, pyramids, farmers, the temple marker), the bids, the points, the
-scoring tables, the discard pile, how many cards each hand holds, who has offered, and the offerings once
-revealed. Private to its owner: the gold and power cards in hand, and the sealed offering. Never shown:
-the decks' order, the face-down free cards on provinces and the generator state.
+scoring tables, the discard pile, how many cards each hand holds (a sealed offering's cards still counted
+in it), who has offered, and the offerings once revealed. Private to its owner: the gold and power cards
+in hand, and the sealed offering. Never shown: the decks' order, the face-down free cards on provinces and
+the generator state.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from app.games.amunre import cards
 from app.games.amunre.board import BOARD, GOLD_VALUES
-from app.games.amunre.model import Offering, State
+from app.games.amunre.model import Offering, Player, State
 from app.games.amunre.orders import Legal
 from app.games.amunre.phases import TRACK, anytime_for, legal_for
 from app.games.amunre.tx import farmers_in
@@ -50,7 +51,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             {"province": BOARD.provinces[index].name, "bid": _bid(state, position)}
             for position, index in enumerate(state.revealed)
         ],
-        "players": [_public_player(state, s) for s in range(len(state.players))],
+        "players": [_public_player(state, s, me) for s in range(len(state.players))],
         "me": _private(state, me) if me is not None else None,
         "offerings": [_offering(offering) for offering in state.offerings],
         "supply": {
@@ -102,16 +103,28 @@ def _province(state: State, index: int) -> dict[str, Any]:
     }
 
 
-def _public_player(state: State, seat: int) -> dict[str, Any]:
+def _public_player(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
     player = state.players[seat]
-    hand = sum(player.gold) + len(player.powers) + player.minus_three
     return {
         "seat": seat,
         "points": player.points,
-        "cards_in_hand": hand,
+        "cards_in_hand": hand_size(player) if seat == viewer else public_hand_size(player),
         "provinces": [BOARD.provinces[index].name for index in state.owned(seat)],
         "has_offered": player.offering is not None if state.phase == "offering" else None,
     }
+
+
+def hand_size(player: Player) -> int:
+    return sum(player.gold) + len(player.powers) + player.minus_three
+
+
+def public_hand_size(player: Player) -> int:
+    """A hand's size as the others see it: the cards of a sealed offering still count, as if in the hand,
+    until the offerings are revealed (the rules let a seat hide even how many cards it offers)."""
+    sealed = player.offering
+    if sealed is None:
+        return hand_size(player)
+    return hand_size(player) + sum(sealed.gold) + len(sealed.powers) + sealed.minus_three + sealed.adjust
 
 
 def _offering(offering: Offering | None) -> dict[str, Any] | None:

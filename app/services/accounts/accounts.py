@@ -10,13 +10,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from pwdlib import PasswordHash
-from sqlalchemy import bindparam, delete, func, select
+from sqlalchemy import bindparam, delete, func, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from app.db import table_of
 from app.models import LoginSession, MailSettings, Notification, User
 from app.models.records import USER_COLUMNS, USERS, UserFacts, UserRecord
+from app.models.users import name_skeletons
 from app.services.accounts import tokens
 from app.services.deadlines import deadlines
 from app.services.errors import ServiceError
@@ -250,8 +251,15 @@ def _refuse_taken(session: Session, email: str, name: str, exclude_id: int | Non
 
 
 def _refuse_taken_name(session: Session, name: str, exclude_id: int | None = None) -> None:
+    """Refuse a name that looks like another account's, but for case and spaces (`name_skeletons`: "сiv0"
+    with a Cyrillic "с", "CIV0" or "civO" beside "civ0"). Keeping one's own name is no new name: names
+    taken before the look-alike rule keep their owners, who may still save their profile."""
+    if exclude_id and session.scalar(select(User.display_name).where(User.id == exclude_id)) == name:
+        return
     others = select(User.id).where(User.id != exclude_id) if exclude_id else select(User.id)
-    if session.scalar(others.where(func.lower(User.display_name) == name.lower())):
+    looks = name_skeletons(name)
+    alike = or_(User.name_skeleton.in_(looks), User.name_folded_skeleton.in_(looks))
+    if session.scalar(others.where(alike)):
         raise ServiceError("name_taken", "This display name is taken: choose another.", "display_name")
 
 

@@ -93,15 +93,26 @@ def submit(
             "The game has moved on since you loaded it: look at the new position and order again.",
             "expected_version",
         )
-    started_at = wait.started_at if wait is not None and not anytime else None  # the row may restart
+    # What the order answers, read before it: the row may restart.
+    answered = (wait.started_at, wait.phase, wait.simultaneous) if wait is not None and not anytime else None
     applied = apply_order(
         session, game, seat.number, order, origin="player", user_id=user.id, now=now, waits=rows
     )
-    if started_at is not None:
-        profiles.record_move(session, user.id, started_at, now)
+    if answered is not None:
+        started_at, phase, sealed = answered
+        if not sealed or _decided(seat.number, phase, applied.waits):
+            profiles.record_move(session, user.id, started_at, now)
         absence.reset_missed_turns(session, game.id, seat)
     session.commit()
     return Submitted(game, game.version, view_of(game, user, names, applied.waits, state=applied.state))
+
+
+def _decided(seat: int, phase: str, waits_after: Sequence[WaitRow]) -> bool:
+    """Whether the seat's order in a simultaneous phase was its last there: the orders of a sealed decision
+    (moves entered, taken back, entered again) count as one move in time, when the seat is no longer
+    awaited in that phase. The profile's count is public: one per order would show a seat busy with its
+    secret."""
+    return not any(row.seat == seat and row.phase == phase for row in waits_after)
 
 
 # The statements of the hot path are built once, here: building one (and its cache key) at each call costs

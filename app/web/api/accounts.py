@@ -115,6 +115,9 @@ def update_me(
 
 
 @router.post("/me/password", status_code=204)
-def change_password(body: PasswordChange, request: Request, session: DB, user: CurrentUser) -> None:
+def change_password(
+    body: PasswordChange, request: Request, session: DB, limiter: Limiter, user: CurrentUser
+) -> None:
+    limiter.password_check(client_address(request), user.email)
     changed = accounts.change_password(session, user, body.current_password, body.new_password)
     log_in(request, session, changed)  # this session stays; every other one ends

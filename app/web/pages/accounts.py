@@ -147,9 +147,11 @@ def change_password(
     request: Request,
     session: DB,
     user: CurrentUser,
+    limiter: Limiter,
     current_password: TextField,
     new_password: TextField,
 ) -> Response:
+    limiter.password_check(client_address(request), user.email)
     changed = accounts.change_password(session, user, current_password, new_password)
     log_in(request, session, changed)
     return _home("/account?saved=true")

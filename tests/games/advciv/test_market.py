@@ -169,7 +169,9 @@ def test_28_1_offers_withdrawn_declined_countered() -> None:
     (back,) = countered.offers
     assert (back.side.seat, back.to, back.answers) == (B, A, offer)
     assert code(m.accept, countered, HANDS, side(B, ("grain", "iron", "wine")), offer) == "no_such_offer"
-    assert code(m.accept, countered, HANDS, side(C, ("gold", "gold", "gold")), back.id) == "offer_not_to_you"
+    # C is no party to it: refused as an unknown offer would be
+    assert code(m.accept, countered, HANDS, side(C, ("gold", "gold", "gold")), back.id) == "no_such_offer"
+    assert code(m.accept, countered, HANDS, side(B, ("grain", "iron", "wine")), back.id) == "offer_not_to_you"
     _, after, _ = m.accept(countered, HANDS, side(A, ("salt", "salt", "hides")), back.id)
     assert Counter(after[A]) == Counter(["treachery", "ochre", "grain", "iron", "wine"])
 

@@ -366,7 +366,7 @@ def test_rule_errors_leave_the_state_unchanged() -> None:
         (AFRICA, offer(CRETE, ["hides", "superstition", "salt"], ["nothing"] * 3), "unknown_trade_card"),
         (AFRICA, offer(CRETE, ["hides", "superstition", "salt"], ["famine"] * 3), "unknown_trade_card"),
         (AFRICA, accept(offer_id, ["hides", "superstition", "salt"]), "offer_not_to_you"),
-        (THRACE, {"type": "decline", "offer": offer_id}, "offer_not_to_you"),
+        (THRACE, {"type": "decline", "offer": offer_id}, "no_such_offer"),  # as if unknown
         (CRETE, {"type": "withdraw", "offer": offer_id}, "not_your_offer"),
         (CRETE, {"type": "decline", "offer": 99}, "no_such_offer"),
         (CRETE, accept(offer_id, ["grain", "grain", "grain"]), "trade_cards_unavailable"),
@@ -436,3 +436,30 @@ def test_f_r8_the_announcement_is_public_and_says_what_was_said_the_cards_go_to_
     for event in events:  # the lie's real card: to its giver, and to its taker once received
         if event.to is None or THRACE in event.to:
             assert "superstition" not in json.dumps(event.data), event
+
+
+def _answer(state: State, seat: int, order: Mapping[str, Any]) -> tuple[str, str]:
+    with pytest.raises(RuleError) as caught:
+        RULES.apply(state, seat, order)
+    return caught.value.code, caught.value.template
+
+
+def test_a_third_seat_cannot_tell_an_open_offer_between_others_from_a_closed_or_unknown_one() -> None:
+    state = opened(STANDARD)
+    state, _ = send(state, AFRICA, offer(CRETE, ["salt", "salt", "ochre"], ["grain", "grain", DONT_CARE]))
+    closed = last_offer(state)
+    state, _ = send(state, CRETE, {"type": "decline", "offer": closed})
+    state, _ = send(state, AFRICA, offer(CRETE, ["salt", "salt", "ochre"], ["grain", "grain", DONT_CARE]))
+    between_others = last_offer(state)
+    thrace_side = {"cards": ["wine", "cloth", "oil"], "said": []}
+    answers = {
+        (kind, offer_id): _answer(state, THRACE, {"type": kind, "offer": offer_id, **extra})
+        for offer_id in (between_others, closed, 99)
+        for kind, extra in [
+            ("decline", {}),
+            ("withdraw", {}),
+            ("accept", thrace_side),
+            ("counter", {**thrace_side, "expects": ["grain"] * 3}),
+        ]
+    }
+    assert set(answers.values()) == {("no_such_offer", "That offer is no longer open.")}
