@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
-from app.services.play import play
+from app.services.play import replays
 from app.web import ratelimit
 from tests.moderation.helpers import api_client, fast_passwords, make_users, running_game
 
@@ -51,13 +51,13 @@ def test_a_replay_is_computed_once_per_version(
 ) -> None:
     client, game_id = seated
     rebuilt: list[int] = []
-    real = play.state_after
+    real = replays.KEPT.rebuild
 
-    def counted(game: Any, orders: Any) -> Any:
+    def counted(game: Any, orders: Any, step: int) -> Any:
         rebuilt.append(game.id)
-        return real(game, orders)
+        return real(game, orders, step)
 
-    monkeypatch.setattr(play, "state_after", counted)
+    monkeypatch.setattr(replays.KEPT, "rebuild", counted)
     first = client.get(f"/api/v1/games/{game_id}/replay").json()
     again = client.get(f"/api/v1/games/{game_id}/replay").json()
     assert first == again and first["matches_stored_state"] is True

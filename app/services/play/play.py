@@ -42,7 +42,7 @@ from app.models.records import (
 from app.services.deadlines import deadlines, markets
 from app.services.errors import ServiceError, not_found
 from app.services.ops import metrics as ops_metrics
-from app.services.play import absence, live
+from app.services.play import absence, live, replays
 from app.services.players import profiles, ratings
 
 LOG_LIMIT = 50  # the newest entries a page shows
@@ -709,10 +709,17 @@ class ReplayStep:
     steps: int  # the orders that make the game (rolled-back ones left out)
     events: list[GameEvent]  # the step's own entries the viewer may see
     made_at: datetime | None  # when the step's order was made
+    failure: replays.ReplayFailure | None = None  # the step asked for could not be rebuilt: why
+
+    @property
+    def last_shown(self) -> int:
+        """The last step that can be shown: the last one, or the one before the first that fails."""
+        return self.failure.step - 1 if self.failure is not None else self.steps
 
 
 def replay_step(session: Session, game_id: int, user: UserFacts | None, step: int | None) -> ReplayStep:
-    """Step `step` (None: the last) of the game's replay, rebuilt from the seed and the orders."""
+    """Step `step` (None: the last) of the game's replay, rebuilt from the nearest kept state and the
+    orders after it; an order log that no longer replays shows the last step that can be rebuilt."""
     game, names = _game_and_names(session, game_id, lock=False)
     if game.state is None:
         raise ServiceError("wrong_status", "This game has not started.")
@@ -722,18 +729,33 @@ def replay_step(session: Session, game_id: int, user: UserFacts | None, step: in
         raise ServiceError(
             "invalid_input", "This game has steps 0 to %(last)s.", "step", params={"last": len(orders)}
         )
+    rebuilt = replays.KEPT.rebuild(game, orders, step)
+    if rebuilt.state is None:
+        raise _replay_failed(rebuilt.failure)
     seat = viewer_seat(game, user)
-    board = registry.get(game.game_type).view(state_after(game, orders[:step]), seat)
-    applied = {order.seq for order in orders[:step]}
+    shown = rebuilt.step
+    board = registry.get(game.game_type).view(rebuilt.state, seat)
+    applied = {order.seq for order in orders[:shown]}
     log = [
         event
         for event in _events_of(session, game.id, max(applied, default=0), seat)
         if event.order_seq in applied
     ]
-    last = orders[step - 1] if step else None
+    last = orders[shown - 1] if shown else None
     events = [event for event in log if last is not None and event.order_seq == last.seq]
     view = replace(view_of(game, user, names, []), board=board, log=log[:LOG_LIMIT])
-    return ReplayStep(view, step, len(orders), events, last.created_at if last is not None else None)
+    made_at = last.created_at if last is not None else None
+    return ReplayStep(view, shown, len(orders), events, made_at, rebuilt.failure)
+
+
+def _replay_failed(failure: replays.ReplayFailure | None) -> ServiceError:
+    assert failure is not None
+    return ServiceError(
+        "replay_failed",
+        "This game's order log no longer replays under today's rules: step %(step)s cannot be rebuilt.",
+        params={"step": failure.step},
+        details={"step": failure.step, "rule_code": failure.code},
+    )
 
 
 def _events_of(session: Session, game_id: int, up_to_order: int, seat: int | None) -> list[GameEvent]:
@@ -830,8 +852,10 @@ class ReplayCache:
     def _replay(session: Session, game: Game) -> Replayed:
         rules = registry.get(game.game_type)
         orders = effective_orders(session, game.id)
-        rebuilt = state_after(game, orders)
-        return Replayed(rebuilt, len(orders), as_json(rules.dump(rebuilt)) == as_json(game.state))
+        rebuilt = replays.KEPT.rebuild(game, orders, len(orders))
+        if rebuilt.failure is not None:
+            raise _replay_failed(rebuilt.failure)
+        return Replayed(rebuilt.state, len(orders), as_json(rules.dump(rebuilt.state)) == as_json(game.state))
 
 
 REPLAYS = ReplayCache()
