@@ -723,29 +723,54 @@ def replay_step(session: Session, game_id: int, user: UserFacts | None, step: in
     game, names = _game_and_names(session, game_id, lock=False)
     if game.state is None:
         raise ServiceError("wrong_status", "This game has not started.")
-    orders = effective_orders(session, game.id)
-    step = len(orders) if step is None else step
-    if not 0 <= step <= len(orders):
+    seqs = effective_seqs(session, game.id)
+    step = len(seqs) if step is None else step
+    if not 0 <= step <= len(seqs):
         raise ServiceError(
-            "invalid_input", "This game has steps 0 to %(last)s.", "step", params={"last": len(orders)}
+            "invalid_input", "This game has steps 0 to %(last)s.", "step", params={"last": len(seqs)}
         )
-    rebuilt = replays.KEPT.rebuild(game, orders, step)
+    rebuilt = replays.KEPT.rebuild(game, seqs, step, orders_reader(session, game.id, seqs))
     if rebuilt.state is None:
         raise _replay_failed(rebuilt.failure)
     seat = viewer_seat(game, user)
     shown = rebuilt.step
     board = registry.get(game.game_type).view(rebuilt.state, seat)
-    applied = {order.seq for order in orders[:shown]}
+    applied = frozenset(seqs[:shown])
     log = [
         event
-        for event in _events_of(session, game.id, max(applied, default=0), seat)
+        for event in _events_of(session, game.id, seqs[shown - 1] if shown else 0, seat)
         if event.order_seq in applied
     ]
-    last = orders[shown - 1] if shown else None
-    events = [event for event in log if last is not None and event.order_seq == last.seq]
+    last = seqs[shown - 1] if shown else None
+    events = [event for event in log if event.order_seq == last]
     view = replace(view_of(game, user, names, []), board=board, log=log[:LOG_LIMIT])
-    made_at = last.created_at if last is not None else None
-    return ReplayStep(view, shown, len(orders), events, made_at, rebuilt.failure)
+    made_at = session.scalar(_ORDER_MADE_AT, {"game_id": game.id, "seq": last}) if last else None
+    return ReplayStep(view, shown, len(seqs), events, made_at, rebuilt.failure)
+
+
+_ORDER_MADE_AT = select(GameOrder.created_at).where(
+    GameOrder.game_id == bindparam("game_id"), GameOrder.seq == bindparam("seq")
+)
+_ORDERS_BETWEEN = (
+    select(GameOrder)
+    .where(
+        GameOrder.game_id == bindparam("game_id"),
+        GameOrder.seq >= bindparam("first"),
+        GameOrder.seq <= bindparam("last"),
+    )
+    .order_by(GameOrder.seq)
+)
+
+
+def orders_reader(session: Session, game_id: int, seqs: Sequence[int]) -> replays.ReadOrders:
+    """Reads the orders in effect between two seqs (a rebuild reads only those after a kept state)."""
+    effective = frozenset(seqs)
+
+    def read(first: int, last: int) -> list[GameOrder]:
+        wanted = {"game_id": game_id, "first": first, "last": last}
+        return [order for order in session.scalars(_ORDERS_BETWEEN, wanted) if order.seq in effective]
+
+    return read
 
 
 def _replay_failed(failure: replays.ReplayFailure | None) -> ServiceError:
@@ -807,6 +832,16 @@ def rolled_back_seqs(session: Session, game_id: int) -> frozenset[int]:
     return frozenset(seq for seq in seqs if any(kept < seq <= until for kept, until in ranges))
 
 
+_ORDER_SEQS = select(GameOrder.seq).where(GameOrder.game_id == bindparam("game_id")).order_by(GameOrder.seq)
+
+
+def effective_seqs(session: Session, game_id: int) -> list[int]:
+    """The seqs of the orders that make the game's state, in turn (read without the orders)."""
+    ranges = _rollback_ranges(session, game_id)
+    seqs = session.scalars(_ORDER_SEQS, {"game_id": game_id})
+    return [seq for seq in seqs if not any(kept < seq <= until for kept, until in ranges)]
+
+
 def effective_orders(session: Session, game_id: int) -> list[GameOrder]:
     """The orders that make the game's state: the whole log, less the rolled-back orders."""
     ranges = _rollback_ranges(session, game_id)
@@ -851,11 +886,11 @@ class ReplayCache:
     @staticmethod
     def _replay(session: Session, game: Game) -> Replayed:
         rules = registry.get(game.game_type)
-        orders = effective_orders(session, game.id)
-        rebuilt = replays.KEPT.rebuild(game, orders, len(orders))
+        seqs = effective_seqs(session, game.id)
+        rebuilt = replays.KEPT.rebuild(game, seqs, len(seqs), orders_reader(session, game.id, seqs))
         if rebuilt.failure is not None:
             raise _replay_failed(rebuilt.failure)
-        return Replayed(rebuilt.state, len(orders), as_json(rules.dump(rebuilt.state)) == as_json(game.state))
+        return Replayed(rebuilt.state, len(seqs), as_json(rules.dump(rebuilt.state)) == as_json(game.state))
 
 
 REPLAYS = ReplayCache()

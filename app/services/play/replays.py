@@ -17,17 +17,31 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from app.games import registry
 from app.games.contract import RuleError
-from app.models.records import GameFacts
 
 KEEP_EVERY = 50  # orders between two kept states of a game
-KEPT_STATES = 2048  # states kept by one process, all games together (the least recently read go first)
+KEPT_STATES = 1024  # states kept by one process, all games together (the least recently read go first)
 log = logging.getLogger(__name__)
+
+
+class GameFacts(Protocol):
+    """What rebuilding a game needs: a `Game` row, a `GameRecord`, or a game of the replay corpus."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def game_type(self) -> str: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
 
 
 class OrderFacts(Protocol):
@@ -60,6 +74,7 @@ class Rebuilt:
     failure: ReplayFailure | None = None
 
 
+ReadOrders = Callable[[int, int], Sequence[OrderFacts]]
 Key = tuple[int, int, int]  # game id, seed (a database that was emptied reuses ids), seq of the last order
 
 
@@ -70,34 +85,35 @@ class KeptStates:
         self._states: OrderedDict[Key, Any] = OrderedDict()
         self._lock = threading.Lock()
 
-    def rebuild(self, game: GameFacts, orders: Sequence[OrderFacts], step: int) -> Rebuilt:
-        """The state after the first `step` orders of the game's (effective) order log."""
-        start, state = self._nearest(game, orders, step)
+    def rebuild(self, game: GameFacts, seqs: Sequence[int], step: int, read: ReadOrders) -> Rebuilt:
+        """The state after the first `step` orders of the game's order log: `seqs` are the seqs of the
+        orders in effect, in turn; `read(first, last)` reads those whose seq is in [first, last], in turn
+        (only the orders after the nearest kept state are read)."""
+        start, state = self._nearest(game, seqs, step)
         rules = registry.get(game.game_type)
         if state is None:
             try:
                 state = rules.new_game(rules.Options.model_validate(game.options), game.players, game.seed)
             except Exception as error:  # an old game's options, refused by today's rules
                 return Rebuilt(None, 0, _failure(game, 0, error))
-        for index in range(start, step):
-            order = orders[index]
+        orders = read(seqs[start], seqs[step - 1]) if step > start else []
+        for done, order in enumerate(orders, start=start + 1):
             try:
                 state = rules.apply(state, order.seat, order.payload).state
             except Exception as error:  # any error of the rules: the log no longer replays
-                return Rebuilt(state, index, _failure(game, index + 1, error))
-            done = index + 1
+                return Rebuilt(state, done - 1, _failure(game, done, error))
             if done % self.every == 0 or done == step:
                 self._keep(_key(game, order.seq), state)
         return Rebuilt(state, step)
 
-    def _nearest(self, game: GameFacts, orders: Sequence[OrderFacts], step: int) -> tuple[int, Any]:
+    def _nearest(self, game: GameFacts, seqs: Sequence[int], step: int) -> tuple[int, Any]:
         """The kept state nearest to `step` from below: the step itself, else a multiple of `every`."""
         candidates = [step, *range(step - step % self.every, 0, -self.every)]
         with self._lock:
             for done in candidates:
                 if done <= 0:
                     continue
-                key = _key(game, orders[done - 1].seq)
+                key = _key(game, seqs[done - 1])
                 if key in self._states:
                     self._states.move_to_end(key)
                     return done, self._states[key]
@@ -110,9 +126,9 @@ class KeptStates:
             while len(self._states) > self.size:
                 self._states.popitem(last=False)
 
-    def clear(self) -> None:
+    def kept(self) -> int:
         with self._lock:
-            self._states.clear()
+            return len(self._states)
 
 
 def _key(game: GameFacts, seq: int) -> Key:
