@@ -11,6 +11,7 @@ from app import cli
 from app.games import registry
 from app.models import Game, GameOrder, User
 from app.services.play import play
+from app.services.social import lobby
 from app.settings import Settings
 from tests.moderation.helpers import fast_passwords, make_users, now, running_game, seat_of
 
@@ -49,6 +50,10 @@ def test_a_game_altered_by_hand_is_named_and_the_check_fails(
     db: Session, settings: Settings, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     first, second, third = played_games(db, 3, orders=3)
+    creator = db.scalars(select(User).where(User.email == "ann@example.com")).one()
+    waiting = lobby.create_game(db, creator, game_type="fake", players=2, time_limit_hours=24, now=now())
+    waiting.state = None  # not started (and written as a JSON null): nothing to replay
+    db.commit()
     status, out = check(settings, monkeypatch, capsys)
     assert status == 0, out
     assert "3 game(s) checked, 0 no longer replay" in out

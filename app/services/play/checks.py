@@ -52,7 +52,8 @@ def check_replays(
         if not games:
             return
         for game in games:
-            yield game.id, _check(session, game)
+            if game.state is not None:  # a JSON null is no state either
+                yield game.id, _check(session, game)
         after = games[-1].id
         session.expunge_all()  # a long database is read a batch at a time
 
