@@ -1,4 +1,4 @@
-"""The `ostraca` command: serve, worker, migrate, create-admin, rebuild-ratings, demo."""
+"""The `ostraca` command: serve, worker, migrate, create-admin, rebuild-ratings, demo, check-replays."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from app.models import User
 from app.services.accounts import accounts
 from app.services.errors import ServiceError
 from app.services.jobs.jobs import Jobs
+from app.services.play import checks
 from app.services.players import ratings
 from app.services.social import lobby
 from app.settings import Settings
@@ -56,6 +57,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     rebuild.add_argument("--game-type", help="only this game type (default: every one)")
     commands.add_parser("demo", help="create demo players and a running game")
+    check = commands.add_parser(
+        "check-replays",
+        help="replay every stored game's order log under the current rules and list those that no longer "
+        "replay to their stored state (exit status 1 if any); run it before and after an upgrade",
+    )
+    check.add_argument("--game-type", help="only this game type (default: every one)")
     return parser
 
 
@@ -83,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
             _rebuild_ratings(settings, args.game_type)
         elif args.command == "demo":
             _demo(settings)
+        elif args.command == "check-replays":
+            return _check_replays(settings, args.game_type)
     except ServiceError as error:
         print(f"error: {error.message}", file=sys.stderr)
         return 2
@@ -246,6 +255,19 @@ def _rebuild_ratings(settings: Settings, game_type: str | None) -> None:
         for name in chosen:
             count = ratings.rebuild(session, name, datetime.now(UTC))
             print(f"{name}: {count} finished game(s) rated again.")
+
+
+def _check_replays(settings: Settings, game_type: str | None) -> int:
+    checked = 0
+    problems = []
+    with session_factory(make_engine(settings.sqlalchemy_url))() as session:
+        for _, problem in checks.check_replays(session, game_type):
+            checked += 1
+            if problem is not None:
+                problems.append(problem)
+                print(problem.describe())
+    print(f"{checked} game(s) checked, {len(problems)} no longer replay to their stored state.")
+    return 1 if problems else 0
 
 
 def _demo(settings: Settings) -> None:

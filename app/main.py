@@ -23,7 +23,7 @@ from app.services.mail.mail_jobs import MailJobs
 from app.services.play import live
 from app.services.social import queue
 from app.settings import Settings
-from app.web import api, api_docs, errors, ops, pages, redaction
+from app.web import api, api_docs, errors, guard, ops, pages, redaction
 from app.web.emails import EmailRenderer
 from app.web.pages import mail_links
 from app.web.ratelimit import RateLimiter
@@ -67,7 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.sessions = session_factory(engine)
     app.state.limiter = RateLimiter(settings)
-    app.state.templates = make_templates()
+    app.state.templates = make_templates(strict=settings.environment != "production")
 
     app.add_middleware(SecurityHeadersMiddleware, https=settings.secure_cookies)
     app.add_middleware(
@@ -91,13 +91,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-def make_templates() -> Jinja2Templates:
+def make_templates(strict: bool = True) -> Jinja2Templates:
+    """The pages' templates; `strict` False (production): a guarded part that fails becomes a neutral line
+    (see app.web.guard)."""
     env = Environment(
         loader=FileSystemLoader(ROOT / "templates"),
         autoescape=select_autoescape(["html", "xml"]),
-        extensions=["jinja2.ext.i18n"],
+        extensions=["jinja2.ext.i18n", guard.GuardExtension],
     )
     env.newstyle_gettext = True  # type: ignore[attr-defined]
+    guard.set_strict(env, strict)
     pages.install_filters(env)
     return Jinja2Templates(env=env)
 

@@ -8,6 +8,7 @@ import random
 import re
 from typing import Any
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from starlette.datastructures import FormData
 from starlette.testclient import TestClient
@@ -16,9 +17,11 @@ from app.games import registry
 from app.games.advciv import flow
 from app.games.advciv.board import BOARD
 from app.games.advciv.model import State
+from app.games.advciv.tables import INDEX
 from app.games.advciv.tx import Tx
+from app.games.contract import Event
 from app.games.kit.model import evolve
-from app.models import Game, User
+from app.models import Game, GameEvent, GameOrder, User
 from app.services.play import play
 from app.web.forms import nested_fields
 from tests.conftest import NOW
@@ -374,3 +377,48 @@ def test_the_status_says_whose_pick_it_is_in_the_draft(make_client: Any) -> None
     assert f"{choosing} chooses now." in second and "Your pick" not in second
     watching = outsider.get(f"/games/{game_id}").text
     assert "This game is being set up" in watching and "chooses now" not in watching
+
+
+# --- the log lines of rare events ------------------------------------------------------------------------
+
+
+def store_events(db: Session, game_id: int, events: list[Event]) -> None:
+    """Events as the rules emitted them, logged under the game's last order (so that the replay of that
+    step shows them too)."""
+    last_order = db.scalar(select(func.max(GameOrder.seq)).where(GameOrder.game_id == game_id))
+    seq = db.scalar(select(func.coalesce(func.max(GameEvent.seq), 0)).where(GameEvent.game_id == game_id))
+    assert last_order is not None and seq is not None
+    for offset, event in enumerate(events, start=1):
+        visible = sorted(event.to) if event.to is not None else None
+        db.add(
+            GameEvent(
+                game_id=game_id,
+                seq=seq + offset,
+                order_seq=last_order,
+                kind=event.kind,
+                data=play.as_json(event.data),
+                visible_to=visible,
+            )
+        )
+    db.commit()
+
+
+def test_a_tax_revolt_is_told_on_every_page_that_shows_the_log(make_client: Any, db: Session) -> None:
+    game_id, by_seat, outsider = start_game(make_client, 3)
+    assert play_one(db, game_id, random.Random(1))
+    state = units(blank(), 0, {}, cities=["carthago", "cyrene"], stock=0)
+    tx = Tx(state)
+    tx.set(revolts=((0, 2, (1,)), (0, 2, ())))  # Crete takes the first city, nobody the second
+    flow.resolve_revolt(tx, [INDEX["carthago"]])
+    flow.resolve_revolt(tx, [INDEX["cyrene"]])
+    assert [event.kind for event in tx.events] == ["city_revolted", "city_revolted"]
+    # a fight with the barbarians: their losses are keyed by their name, a seat's by its number
+    tx.emit("conflict", area="cyrene", losses={"0": 1, "barbarians": 2}, city_destroyed=False, attacker=None)
+    store_events(db, game_id, tx.events)
+    steps = by_seat[0].get(f"/api/v1/games/{game_id}/replay").json()["orders"]
+    for client in (*by_seat.values(), outsider):
+        for path in ("", "/fragment", "/log", f"/replay?step={steps}"):
+            page = client.get(f"/games/{game_id}{path}")
+            assert page.status_code == 200, (path, page.text[-500:])
+            assert "revolts and joins" in page.text and "revolts and is lost" in page.text, path
+            assert "the barbarians 2" in page.text, path

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
-from app.services.play import play
+from app.services.play import replays
 from app.web import ratelimit
 from tests.moderation.helpers import api_client, fast_passwords, make_users, running_game
 
@@ -51,13 +51,13 @@ def test_a_replay_is_computed_once_per_version(
 ) -> None:
     client, game_id = seated
     rebuilt: list[int] = []
-    real = play.state_after
+    real = replays.KEPT.rebuild
 
-    def counted(game: Any, orders: Any) -> Any:
+    def counted(game: Any, seqs: Any, step: int, read: Any) -> Any:
         rebuilt.append(game.id)
-        return real(game, orders)
+        return real(game, seqs, step, read)
 
-    monkeypatch.setattr(play, "state_after", counted)
+    monkeypatch.setattr(replays.KEPT, "rebuild", counted)
     first = client.get(f"/api/v1/games/{game_id}/replay").json()
     again = client.get(f"/api/v1/games/{game_id}/replay").json()
     assert first == again and first["matches_stored_state"] is True
@@ -101,3 +101,17 @@ def test_the_api_docs_need_nothing_the_policy_forbids(client: TestClient) -> Non
     for asset in assets:
         assert client.get(asset).status_code == 200, asset
     assert client.get("/openapi.json").status_code == 200
+
+
+def test_replay_pages_are_limited_per_address_and_per_user(
+    seated: tuple[TestClient, int], make_client: Any, app: Any
+) -> None:
+    ann, game_id = seated
+    pages = [ann.get(f"/games/{game_id}/replay").status_code for _ in range(ratelimit.REPLAYS_PER_MINUTE + 1)]
+    assert pages == [200] * ratelimit.REPLAYS_PER_MINUTE + [429]
+    assert ann.get(f"/api/v1/games/{game_id}/replay").status_code == 429  # one limit for both
+    with TestClient(app, client=("203.0.113.7", 50000), cookies=ann.cookies) as elsewhere:
+        assert elsewhere.get(f"/games/{game_id}/replay").status_code == 429  # Ann, from another address
+    with TestClient(app, client=("203.0.113.8", 50000)) as anonymous:
+        assert anonymous.get(f"/games/{game_id}/replay").status_code == 200
+        assert make_client().get(f"/games/{game_id}/replay").status_code == 429  # Ann's first address

@@ -12,7 +12,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
-from app.models import GameEvent
+from app.models import GameEvent, GameOrder
+from tests.conftest import sign_up
 from tests.web_views import seated_game
 
 SECRET = '"my_pick": 2'  # seat 0's pick, as its own view shows it
@@ -105,3 +106,29 @@ def test_every_games_replay_draws_its_board_without_order_forms(
             assert page.status_code == 200, page.text
             board = page.text.split('id="game-board"', 1)[1]
             assert "<form" not in board and 'name="expected_version"' not in board
+
+
+def test_a_log_that_no_longer_replays_shows_the_steps_that_do_and_says_why(
+    make_client: Any, db: Session
+) -> None:
+    game_id, clients, spectator = seated_game(make_client, "fake", 3)
+    play_round(clients, game_id, (1, 2, 3))  # steps 1 to 4
+    orders = select(GameOrder).where(GameOrder.game_id == game_id).order_by(GameOrder.seq)
+    second = db.scalars(orders).all()[1]
+    second.payload = {"type": "pick", "value": "an order today's rules refuse"}  # as if stored long ago
+    db.commit()
+    for reader in (spectator, clients[0]):
+        latest = reader.get(f"/games/{game_id}/replay")
+        assert latest.status_code == 200, latest.text[-800:]
+        assert "Step 1 of 4" in latest.text and 'id="replay-failed"' in latest.text
+        assert "up to step 1 only: the order of step 2 no longer applies" in latest.text
+        assert reader.get(f"/games/{game_id}/replay?step=3").text.count("Step 1 of 4") == 1
+        assert "Step 1 of 4" in reader.get(f"/games/{game_id}/replay?step=1").text
+        refused = reader.get(f"/api/v1/games/{game_id}/replay")
+        assert refused.status_code == 409
+        assert refused.json()["error"]["code"] == "replay_failed"
+        assert "step 2 cannot be rebuilt" in refused.json()["error"]["message"]
+    french = make_client()
+    sign_up(french, "Camille", language="fr")
+    assert "ne se rejoue plus" in french.get(f"/api/v1/games/{game_id}/replay").json()["error"]["message"]
+    assert "jusqu'à l'étape 1" in french.get(f"/games/{game_id}/replay").text

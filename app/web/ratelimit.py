@@ -30,7 +30,7 @@ KNOWN_FOR = 30 * 86400
 GAMES_CREATED_PER_HOUR = 20  # per user
 RENAMES_PER_HOUR = 20  # per user
 QUEUE_CHANGES_PER_HOUR = 30  # entering, changing or leaving a queue, per user
-REPLAYS_PER_MINUTE = 20  # per address: each version is replayed once, but there are many games
+REPLAYS_PER_MINUTE = 20  # per address and per user: a replay is cached, but there are many games and steps
 NAMESPACE = "ostraca"
 log = logging.getLogger(__name__)
 
@@ -123,8 +123,12 @@ class RateLimiter:
     def rename(self, user_id: int) -> None:
         self.hit("rename", str(user_id), RENAMES_PER_HOUR, 3600)
 
-    def replay(self, client: str) -> None:
+    def replay(self, client: str, user_id: int | None) -> None:
+        """A replay, through the API or the page: per address, and per account for a logged-in reader
+        (whose addresses may be many)."""
         self.hit("replay", client, REPLAYS_PER_MINUTE, 60)
+        if user_id is not None:
+            self.hit("replay-user", str(user_id), REPLAYS_PER_MINUTE, 60)
 
     def queue_change(self, user_id: int) -> None:
         self.hit("queue", str(user_id), QUEUE_CHANGES_PER_HOUR, 3600)

@@ -119,3 +119,14 @@ def test_api_bad_input(make_client: Any) -> None:
     assert alice.get("/api/v1/rankings/nope").status_code == 404
     assert alice.get("/api/v1/users/999").status_code == 404
     assert alice.post("/api/v1/games/999/draft", json={"choice": "x" * 41}).status_code == 422
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_queued_player_sees_the_home_page_and_where_they_wait(make_client: Any, language: str) -> None:
+    alice = make_client()
+    sign_up(alice, "Alice", language=language)
+    assert alice.put("/api/v1/queue/fake", json={}).status_code == 200
+    home = alice.get("/")
+    assert home.status_code == 200, home.text[-500:]
+    status = home.text.split('class="queue-status"')[1].split("</p>")[0]
+    assert "Fake." in status  # the game type waited for, by its title

@@ -48,6 +48,13 @@ TIMEOUT_LATENESS = Histogram(
     buckets=(1, 5, 10, 30, 60, 300, 900, 3600, float("inf")),
     registry=PROCESS,
 )
+RENDER_FAILURES = Counter(
+    "ostraca_render_failures",
+    "Parts of a page (a log entry, a board panel) shown as a neutral line because they failed to render, "
+    "by part and event kind or panel (production only: elsewhere the page fails).",
+    ["part", "kind"],
+    registry=PROCESS,
+)
 LIVE_CONNECTIONS = Gauge(
     "ostraca_live_connections", "Live-update (SSE) streams open in this process.", registry=PROCESS
 )

@@ -43,7 +43,7 @@ from app.models.records import (
 from app.services.deadlines import deadlines, markets
 from app.services.errors import ServiceError, not_found
 from app.services.ops import metrics as ops_metrics
-from app.services.play import absence, live
+from app.services.play import absence, live, replays
 from app.services.players import profiles, ratings
 
 LOG_LIMIT = 50  # the newest entries a page shows
@@ -740,31 +740,78 @@ class ReplayStep:
     steps: int  # the orders that make the game (rolled-back ones left out)
     events: list[GameEvent]  # the step's own entries the viewer may see
     made_at: datetime | None  # when the step's order was made
+    failure: replays.ReplayFailure | None = None  # the step asked for could not be rebuilt: why
+
+    @property
+    def last_shown(self) -> int:
+        """The last step that can be shown: the last one, or the one before the first that fails."""
+        return self.failure.step - 1 if self.failure is not None else self.steps
 
 
 def replay_step(session: Session, game_id: int, user: UserFacts | None, step: int | None) -> ReplayStep:
-    """Step `step` (None: the last) of the game's replay, rebuilt from the seed and the orders."""
+    """Step `step` (None: the last) of the game's replay, rebuilt from the nearest kept state and the
+    orders after it; an order log that no longer replays shows the last step that can be rebuilt."""
     game, names = _game_and_names(session, game_id, lock=False)
     if game.state is None:
         raise ServiceError("wrong_status", "This game has not started.")
-    orders = effective_orders(session, game.id)
-    step = len(orders) if step is None else step
-    if not 0 <= step <= len(orders):
+    seqs = effective_seqs(session, game.id)
+    step = len(seqs) if step is None else step
+    if not 0 <= step <= len(seqs):
         raise ServiceError(
-            "invalid_input", "This game has steps 0 to %(last)s.", "step", params={"last": len(orders)}
+            "invalid_input", "This game has steps 0 to %(last)s.", "step", params={"last": len(seqs)}
         )
+    rebuilt = replays.KEPT.rebuild(game, seqs, step, orders_reader(session, game.id, seqs))
+    if rebuilt.state is None:
+        raise _replay_failed(rebuilt.failure)
     seat = viewer_seat(game, user)
-    board = registry.get(game.game_type).view(state_after(game, orders[:step]), seat)
-    applied = {order.seq for order in orders[:step]}
+    shown = rebuilt.step
+    board = registry.get(game.game_type).view(rebuilt.state, seat)
+    applied = frozenset(seqs[:shown])
     log = [
         event
-        for event in _events_of(session, game.id, max(applied, default=0), seat)
+        for event in _events_of(session, game.id, seqs[shown - 1] if shown else 0, seat)
         if event.order_seq in applied
     ]
-    last = orders[step - 1] if step else None
-    events = [event for event in log if last is not None and event.order_seq == last.seq]
+    last = seqs[shown - 1] if shown else None
+    events = [event for event in log if event.order_seq == last]
     view = replace(view_of(game, user, names, []), board=board, log=log[:LOG_LIMIT])
-    return ReplayStep(view, step, len(orders), events, last.created_at if last is not None else None)
+    made_at = session.scalar(_ORDER_MADE_AT, {"game_id": game.id, "seq": last}) if last else None
+    return ReplayStep(view, shown, len(seqs), events, made_at, rebuilt.failure)
+
+
+_ORDER_MADE_AT = select(GameOrder.created_at).where(
+    GameOrder.game_id == bindparam("game_id"), GameOrder.seq == bindparam("seq")
+)
+_ORDERS_BETWEEN = (
+    select(GameOrder)
+    .where(
+        GameOrder.game_id == bindparam("game_id"),
+        GameOrder.seq >= bindparam("first"),
+        GameOrder.seq <= bindparam("last"),
+    )
+    .order_by(GameOrder.seq)
+)
+
+
+def orders_reader(session: Session, game_id: int, seqs: Sequence[int]) -> replays.ReadOrders:
+    """Reads the orders in effect between two seqs (a rebuild reads only those after a kept state)."""
+    effective = frozenset(seqs)
+
+    def read(first: int, last: int) -> list[GameOrder]:
+        wanted = {"game_id": game_id, "first": first, "last": last}
+        return [order for order in session.scalars(_ORDERS_BETWEEN, wanted) if order.seq in effective]
+
+    return read
+
+
+def _replay_failed(failure: replays.ReplayFailure | None) -> ServiceError:
+    assert failure is not None
+    return ServiceError(
+        "replay_failed",
+        "This game's order log no longer replays under today's rules: step %(step)s cannot be rebuilt.",
+        params={"step": failure.step},
+        details={"step": failure.step, "rule_code": failure.code},
+    )
 
 
 def _events_of(session: Session, game_id: int, up_to_order: int, seat: int | None) -> list[GameEvent]:
@@ -816,6 +863,16 @@ def rolled_back_seqs(session: Session, game_id: int) -> frozenset[int]:
     return frozenset(seq for seq in seqs if any(kept < seq <= until for kept, until in ranges))
 
 
+_ORDER_SEQS = select(GameOrder.seq).where(GameOrder.game_id == bindparam("game_id")).order_by(GameOrder.seq)
+
+
+def effective_seqs(session: Session, game_id: int) -> list[int]:
+    """The seqs of the orders that make the game's state, in turn (read without the orders)."""
+    ranges = _rollback_ranges(session, game_id)
+    seqs = session.scalars(_ORDER_SEQS, {"game_id": game_id})
+    return [seq for seq in seqs if not any(kept < seq <= until for kept, until in ranges)]
+
+
 def effective_orders(session: Session, game_id: int) -> list[GameOrder]:
     """The orders that make the game's state: the whole log, less the rolled-back orders."""
     ranges = _rollback_ranges(session, game_id)
@@ -860,9 +917,11 @@ class ReplayCache:
     @staticmethod
     def _replay(session: Session, game: Game) -> Replayed:
         rules = registry.get(game.game_type)
-        orders = effective_orders(session, game.id)
-        rebuilt = state_after(game, orders)
-        return Replayed(rebuilt, len(orders), as_json(rules.dump(rebuilt)) == as_json(game.state))
+        seqs = effective_seqs(session, game.id)
+        rebuilt = replays.KEPT.rebuild(game, seqs, len(seqs), orders_reader(session, game.id, seqs))
+        if rebuilt.failure is not None:
+            raise _replay_failed(rebuilt.failure)
+        return Replayed(rebuilt.state, len(seqs), as_json(rules.dump(rebuilt.state)) == as_json(game.state))
 
 
 REPLAYS = ReplayCache()

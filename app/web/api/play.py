@@ -181,5 +181,5 @@ def game_log(game_id: int, session: DB, user: MaybeUser) -> list[EventOut]:
 @router.get("/games/{game_id}/replay")
 def replay(game_id: int, request: Request, session: DB, user: MaybeUser, limiter: Limiter) -> dict[str, Any]:
     """The state rebuilt from the order log (cached per game version), as the caller may see it."""
-    limiter.replay(client_address(request))
+    limiter.replay(client_address(request), user.id if user else None)
     return play.replay(session, game_id, user)

@@ -19,7 +19,7 @@ from app.services.play.live import BUS
 from app.services.players.ratings import seat_rank_moves
 from app.services.social import lobby
 from app.web import advciv_map, advciv_market
-from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, optional_user, render
+from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, client_address, optional_user, render
 from app.web.forms import FormFields
 from app.web.pages.messages import look, look_from_stream, message_context
 
@@ -102,9 +102,12 @@ def replay_page(
     session: DB,
     user: MaybeUser,
     now: Now,
+    limiter: Limiter,
     step: Annotated[int | None, Query(ge=0)] = None,
 ) -> Response:
-    """The game after any number of its orders, as the viewer may see it: a seat its own view."""
+    """The game after any number of its orders, as the viewer may see it: a seat its own view. Limited
+    as the API's replay is, and rebuilt from the states it keeps."""
+    limiter.replay(client_address(request), user.id if user else None)
     replayed = play.replay_step(session, game_id, user, step)
     context = {**_context(session, replayed.view, now), "replay": replayed, "my_wait": None}
     return render(request, "game_replay.html", user, context)
