@@ -184,8 +184,13 @@ def board_post(db: Session, language: str) -> Case:
     return Case(bruno, f"/games/{game.id}#game-messages", "board_post")
 
 
-def game_news(db: Session, language: str) -> Case:
-    """An event worth a mail, as `play.notify_news` points at it: the order that made it, its place."""
+def _news(kind: str) -> Callable[[Session, str], Case]:
+    return lambda db, language: game_news(db, language, kind)
+
+
+def game_news(db: Session, language: str, kind: str = "game_news") -> Case:
+    """An event worth a mail, as `play.notify_news` points at it: the order that made it, its place (each
+    kind of news alike: a trade announced, a calamity that strikes, a city lost)."""
     alice, bruno = _players(db, language)
     game = start_game(db, [alice, bruno])
     last = db.scalar(select(func.max(GameEvent.seq)).where(GameEvent.game_id == game.id)) or 0
@@ -196,9 +201,9 @@ def game_news(db: Session, language: str) -> Case:
     )
     db.add(event)
     news = {"order_seq": order_seq, "index": 1, "kind": "picked"}
-    db.add(Notification(user_id=bruno.id, game_id=game.id, kind="game_news", data=news))
+    db.add(Notification(user_id=bruno.id, game_id=game.id, kind=kind, data=news))
     db.commit()
-    return Case(bruno, f"/games/{game.id}", "game_news")
+    return Case(bruno, f"/games/{game.id}", kind)
 
 
 def verify_email(db: Session, language: str) -> Case:
@@ -231,6 +236,8 @@ SCENARIOS: dict[str, Callable[[Session, str], Case]] = {
     "private_message": private_message,
     "board_post": board_post,
     "game_news": game_news,
+    "calamity_news": _news("calamity_news"),
+    "city_news": _news("city_news"),
     "verify_email": verify_email,
     "password_reset": password_reset,
 }
