@@ -1,0 +1,90 @@
+"""The account's own data: its log-in sessions, its personal API tokens."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, Field
+
+from app.services.accounts import api_tokens, login_sessions
+from app.web.api.schemas import ERROR_RESPONSES
+from app.web.deps import DB, CurrentUser, Now, current_session_key
+
+router = APIRouter(tags=["your account"], responses=ERROR_RESPONSES)
+Scope = Literal["read", "play", "messages"]
+
+
+class SessionOut(BaseModel):
+    id: int
+    created_at: datetime
+    last_seen_at: datetime | None
+    expires_at: datetime
+    ip_address: str
+    user_agent: str
+    current: bool = Field(description="the session this request came with")
+
+
+class TokenIn(BaseModel):
+    name: str = Field(max_length=60)
+    scopes: list[Scope] = Field(min_length=1, max_length=3)
+    days: int | None = Field(None, ge=1, le=api_tokens.MAX_DAYS, description="none: until revoked")
+
+
+class TokenOut(BaseModel):
+    id: int
+    name: str
+    scopes: list[str]
+    created_at: datetime
+    expires_at: datetime | None
+    last_used_at: datetime | None
+
+    @classmethod
+    def of(cls, token: api_tokens.TokenFacts) -> TokenOut:
+        return cls(
+            id=token.id,
+            name=token.name,
+            scopes=list(token.scopes),
+            created_at=token.created_at,
+            expires_at=token.expires_at,
+            last_used_at=token.last_used_at,
+        )
+
+
+class TokenMade(TokenOut):
+    token: str = Field(description="shown this once: send it as `Authorization: Bearer <token>`")
+
+
+@router.get("/me/sessions")
+def my_sessions(request: Request, session: DB, user: CurrentUser, now: Now) -> list[SessionOut]:
+    found = login_sessions.sessions_of(session, user, current_session_key(request), now)
+    return [SessionOut(**vars(facts)) for facts in found]
+
+
+@router.post("/me/sessions/{session_id}/end", status_code=204)
+def end_session(session_id: int, session: DB, user: CurrentUser) -> Response:
+    login_sessions.end(session, user, session_id)
+    return Response(status_code=204)
+
+
+@router.post("/me/sessions/end-others")
+def end_other_sessions(request: Request, session: DB, user: CurrentUser) -> dict[str, int]:
+    return {"ended": login_sessions.end_others(session, user, current_session_key(request))}
+
+
+@router.get("/me/tokens")
+def my_tokens(session: DB, user: CurrentUser) -> list[TokenOut]:
+    return [TokenOut.of(token) for token in api_tokens.tokens_of(session, user)]
+
+
+@router.post("/me/tokens", status_code=201)
+def create_token(body: TokenIn, session: DB, user: CurrentUser, now: Now) -> TokenMade:
+    token, facts = api_tokens.create(session, user, body.name, list(body.scopes), body.days, now)
+    return TokenMade(**TokenOut.of(facts).model_dump(), token=token)
+
+
+@router.post("/me/tokens/{token_id}/revoke", status_code=204)
+def revoke_token(token_id: int, session: DB, user: CurrentUser) -> Response:
+    api_tokens.revoke(session, user, token_id)
+    return Response(status_code=204)
