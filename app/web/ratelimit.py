@@ -31,6 +31,7 @@ GAMES_CREATED_PER_HOUR = 20  # per user
 RENAMES_PER_HOUR = 20  # per user
 QUEUE_CHANGES_PER_HOUR = 30  # entering, changing or leaving a queue, per user
 TOKEN_REQUESTS_PER_MINUTE = 120  # per personal API token, on top of the user's own limits
+EXPORTS_PER_HOUR = 3  # per user: an export reads everything the user has
 REPLAYS_PER_MINUTE = 20  # per address: each version is replayed once, but there are many games
 NAMESPACE = "ostraca"
 log = logging.getLogger(__name__)
@@ -119,6 +120,9 @@ class RateLimiter:
     def token_order(self, token_id: int) -> None:
         """A script's orders: fewer than a person's, so that a runaway loop does not flood a game."""
         self.hit("api-token-orders", str(token_id), max(1, self.settings.orders_per_minute // 2), 60)
+
+    def export(self, user_id: int) -> None:
+        self.hit("export", str(user_id), EXPORTS_PER_HOUR, 3600)
 
     def game_creation(self, user_id: int) -> None:
         self.hit("create-game", str(user_id), GAMES_CREATED_PER_HOUR, 3600)

@@ -1,4 +1,4 @@
-"""The account's own data: its log-in sessions, its personal API tokens."""
+"""The account's own data: its log-in sessions, its personal API tokens, its export and deletion."""
 
 from __future__ import annotations
 
@@ -6,11 +6,12 @@ from datetime import datetime
 from typing import Literal
 
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from app.services.accounts import api_tokens, login_sessions
+from app.services.accounts import api_tokens, export, login_sessions
 from app.web.api.schemas import ERROR_RESPONSES
-from app.web.deps import DB, CurrentUser, Now, current_session_key
+from app.web.deps import DB, CurrentUser, Limiter, Now, current_session_key
 
 router = APIRouter(tags=["your account"], responses=ERROR_RESPONSES)
 Scope = Literal["read", "play", "messages"]
@@ -88,3 +89,16 @@ def create_token(body: TokenIn, session: DB, user: CurrentUser, now: Now) -> Tok
 def revoke_token(token_id: int, session: DB, user: CurrentUser) -> Response:
     api_tokens.revoke(session, user, token_id)
     return Response(status_code=204)
+
+
+@router.get("/me/export")
+def export_my_data(session: DB, user: CurrentUser, limiter: Limiter, now: Now) -> JSONResponse:
+    """Everything held about you, as one JSON document (a few an hour)."""
+    limiter.export(user.id)
+    document = export.export(session, user, now)
+    return JSONResponse(document, headers=_download_headers(now))
+
+
+def _download_headers(now: datetime) -> dict[str, str]:
+    name = f"ostraca-export-{now:%Y-%m-%d}.json"
+    return {"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"}

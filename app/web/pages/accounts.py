@@ -11,6 +11,7 @@ from starlette.responses import RedirectResponse, Response
 from app.models.records import UserFacts
 from app.services.accounts import accounts, api_tokens, login_sessions
 from app.services.errors import ServiceError
+from app.web.api import privacy as privacy_api
 from app.web.deps import (
     DB,
     AppSettings,
@@ -257,3 +258,9 @@ def _days(days: str) -> int | None:
 def revoke_token(token_id: int, session: DB, user: CurrentUser) -> Response:
     api_tokens.revoke(session, user, token_id)
     return _home("/account#tokens")
+
+
+@router.get("/account/export")
+def export_my_data(session: DB, user: CurrentUser, limiter: Limiter, now: Now) -> Response:
+    """The same document as the API's, downloaded from the account page."""
+    return privacy_api.export_my_data(session, user, limiter, now)
