@@ -25,6 +25,7 @@ from app.services.sanctions import sanctions
 LANGUAGES = ("en", "fr")
 MIN_PASSWORD_LENGTH = 10
 MIN_DISTINCT_CHARACTERS = 4
+DELETED_NAME_PREFIX = "deleted player"  # the name a deleted account keeps: nobody else may take it
 MIN_PASSWORD_NAME = 3  # an address's name shorter than this is no clue to the password
 EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 NAME_PATTERN = re.compile(r"^[\w][\w .'-]{1,38}[\w.]$")
@@ -58,7 +59,7 @@ def check_email(email: str) -> str:
 
 def check_display_name(name: str) -> str:
     name = " ".join(name.split())
-    if not NAME_PATTERN.match(name):
+    if not NAME_PATTERN.match(name) or name.lower().startswith(DELETED_NAME_PREFIX):
         raise ServiceError(
             "invalid_input",
             "A display name has 3 to 40 letters, digits, spaces, dots, dashes or apostrophes.",
@@ -337,6 +338,16 @@ def confirm_address(session: Session, user: UserFacts, email: str) -> None:
         raise ServiceError("email_taken", "Another account has taken this address since you asked for it.")
     row = user_row(session, user)
     row.email, row.pending_email = email, None
+
+
+def require_password(user: User, current: str) -> None:
+    """Refuse unless `current` is the user's password (for what a stolen session must not be enough)."""
+    _require_password(user, current)
+
+
+def unusable_password_hash(secret: str) -> str:
+    """A hash of a secret nobody keeps: no password ever matches it."""
+    return _hasher.hash(secret)
 
 
 def _require_password(user: User, current: str) -> None:

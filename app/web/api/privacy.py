@@ -9,9 +9,9 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from app.services.accounts import api_tokens, export, login_sessions
+from app.services.accounts import api_tokens, deletion, export, login_sessions
 from app.web.api.schemas import ERROR_RESPONSES
-from app.web.deps import DB, CurrentUser, Limiter, Now, current_session_key
+from app.web.deps import DB, AdminUser, CurrentUser, Limiter, Now, current_session_key, log_out
 
 router = APIRouter(tags=["your account"], responses=ERROR_RESPONSES)
 Scope = Literal["read", "play", "messages"]
@@ -102,3 +102,28 @@ def export_my_data(session: DB, user: CurrentUser, limiter: Limiter, now: Now) -
 def _download_headers(now: datetime) -> dict[str, str]:
     name = f"ostraca-export-{now:%Y-%m-%d}.json"
     return {"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"}
+
+
+class DeletionIn(BaseModel):
+    password: str = Field(max_length=256)
+
+
+class AdminDeletionIn(BaseModel):
+    reason: str = Field(min_length=1, max_length=1000)
+
+
+@router.post("/me/delete", status_code=204)
+def delete_my_account(
+    body: DeletionIn, request: Request, session: DB, user: CurrentUser, now: Now
+) -> Response:
+    """Deletes the account for good (see the privacy notes): running seats are freed, the rest erased."""
+    deletion.delete_own_account(session, user, body.password, now)
+    log_out(request, session)
+    return Response(status_code=204)
+
+
+@router.post("/admin/users/{user_id}/delete", status_code=204)
+def delete_account(user_id: int, body: AdminDeletionIn, session: DB, user: AdminUser, now: Now) -> Response:
+    """An administrator deletes an account (written in the audit log with the reason)."""
+    deletion.delete_by_admin(session, user, user_id, body.reason, now)
+    return Response(status_code=204)

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 from starlette.responses import RedirectResponse, Response
 
 from app.models.records import UserFacts
-from app.services.accounts import accounts, api_tokens, login_sessions
+from app.services.accounts import accounts, api_tokens, deletion, login_sessions
 from app.services.errors import ServiceError
 from app.web.api import privacy as privacy_api
 from app.web.deps import (
@@ -264,3 +264,12 @@ def revoke_token(token_id: int, session: DB, user: CurrentUser) -> Response:
 def export_my_data(session: DB, user: CurrentUser, limiter: Limiter, now: Now) -> Response:
     """The same document as the API's, downloaded from the account page."""
     return privacy_api.export_my_data(session, user, limiter, now)
+
+
+@router.post("/account/delete")
+def delete_my_account(
+    request: Request, session: DB, user: CurrentUser, now: Now, password: TextField
+) -> Response:
+    deletion.delete_own_account(session, user, password, now)
+    log_out(request, session)
+    return _home()
