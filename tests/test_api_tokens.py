@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import select
@@ -143,3 +145,30 @@ def test_the_openapi_document_declares_the_bearer_scheme(client: TestClient) -> 
     schema = client.get("/openapi.json").json()
     assert schema["components"]["securitySchemes"]["PersonalToken"]["scheme"] == "bearer"
     assert {"PersonalToken": []} in schema["paths"]["/api/v1/games/{game_id}/orders"]["post"]["security"]
+
+
+def test_the_script_in_the_api_docs_plays_a_dragonstones_turn(make_client: Any, db: Session) -> None:
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
+    script = re.search(r"```python\n(.*?)```", docs, re.DOTALL)
+    assert script is not None
+    namespace: dict[str, Any] = {"__name__": "docs_api_script"}
+    exec(compile(script.group(1), "docs/api.md", "exec"), namespace)
+    game_id, by_seat, _ = seated_game(make_client, "dragonstones", 3)
+    seat, _, version = next_order(db, game_id)
+    answer = namespace["play_my_turn"](
+        through(bearer(make_client, make_token(by_seat[seat], ["read", "play"]))), game_id
+    )
+    assert answer["version"] == version + 1
+    mine = by_seat[seat].get(f"/api/v1/games/{game_id}").json()["view"]["me"]["bid"]
+    assert mine is not None
+
+
+def through(client: TestClient) -> Any:
+    """The docs script's `api` function, sent through the test client instead of the network."""
+
+    def call(method: str, path: str, body: Any = None) -> Any:
+        answer = client.request(method, path, json=body)
+        assert answer.status_code < 400, answer.text
+        return answer.json()
+
+    return call
