@@ -3,6 +3,7 @@ row holds the address any more."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -142,8 +143,6 @@ def test_an_administrator_deletes_an_account_with_a_reason(make_client: Any, db:
 
 
 def test_the_account_page_deletes_after_the_password(make_client: Any) -> None:
-    import re
-
     client: TestClient = make_client()
     sign_up(client, "Alice", language="fr")
     page = client.get("/account").text
@@ -153,3 +152,22 @@ def test_the_account_page_deletes_after_the_password(make_client: Any) -> None:
     response = client.post("/account/delete", data={"csrf_token": token.group(1), "password": PASSWORD})
     assert response.status_code == 200
     assert client.get("/api/v1/me").status_code == 401
+
+
+def test_an_administrator_deletes_an_account_from_its_moderation_page(make_client: Any, db: Session) -> None:
+    admin, bob = make_client(), make_client()
+    admin_id = sign_up(admin, "Root")["id"]
+    bob_id = sign_up(bob, "Bob")["id"]
+    row = db.get(User, admin_id)
+    assert row is not None
+    row.role = "admin"
+    db.commit()
+    page = admin.get(f"/moderation/users/{bob_id}").text
+    assert 'id="delete-account-form"' in page
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert token is not None
+    form = {"csrf_token": token.group(1), "reason": "asked us by mail"}
+    done = admin.post(f"/admin/users/{bob_id}/delete", data=form, follow_redirects=False)
+    assert done.status_code == 303
+    assert f"deleted player {bob_id}" in admin.get(f"/moderation/users/{bob_id}").text
+    assert bob.get("/api/v1/me").status_code == 401

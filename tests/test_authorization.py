@@ -135,6 +135,7 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
     ("POST", "/api/v1/me/delete", {"password": "not the password"}, signed_in(401)),
     ("POST", "/account/delete", {}, signed_in(422)),
     ("POST", f"/api/v1/admin/users/{USER}/delete", REASON, admins(204)),
+    ("POST", f"/admin/users/{USER}/delete", REASON, admins(303)),
     # games
     ("GET", "/api/v1/game-types", None, everyone(200)),
     ("GET", "/api/v1/game-types/fake", None, everyone(200)),

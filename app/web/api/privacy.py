@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Path, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
@@ -14,6 +14,7 @@ from app.web.api.schemas import ERROR_RESPONSES
 from app.web.deps import DB, AdminUser, CurrentUser, Limiter, Now, current_session_key, log_out
 
 router = APIRouter(tags=["your account"], responses=ERROR_RESPONSES)
+Id = Annotated[int, Path(ge=1, le=2**31 - 1)]  # an id the database's integer can hold
 Scope = Literal["read", "play", "messages"]
 
 
@@ -64,7 +65,7 @@ def my_sessions(request: Request, session: DB, user: CurrentUser, now: Now) -> l
 
 
 @router.post("/me/sessions/{session_id}/end", status_code=204)
-def end_session(session_id: int, session: DB, user: CurrentUser) -> Response:
+def end_session(session_id: Id, session: DB, user: CurrentUser) -> Response:
     login_sessions.end(session, user, session_id)
     return Response(status_code=204)
 
@@ -86,7 +87,7 @@ def create_token(body: TokenIn, session: DB, user: CurrentUser, now: Now) -> Tok
 
 
 @router.post("/me/tokens/{token_id}/revoke", status_code=204)
-def revoke_token(token_id: int, session: DB, user: CurrentUser) -> Response:
+def revoke_token(token_id: Id, session: DB, user: CurrentUser) -> Response:
     api_tokens.revoke(session, user, token_id)
     return Response(status_code=204)
 
@@ -123,7 +124,7 @@ def delete_my_account(
 
 
 @router.post("/admin/users/{user_id}/delete", status_code=204)
-def delete_account(user_id: int, body: AdminDeletionIn, session: DB, user: AdminUser, now: Now) -> Response:
+def delete_account(user_id: Id, body: AdminDeletionIn, session: DB, user: AdminUser, now: Now) -> Response:
     """An administrator deletes an account (written in the audit log with the reason)."""
     deletion.delete_by_admin(session, user, user_id, body.reason, now)
     return Response(status_code=204)

@@ -14,6 +14,7 @@ from app.services.errors import ServiceError
 from app.web.api import privacy as privacy_api
 from app.web.deps import (
     DB,
+    AdminUser,
     AppSettings,
     CurrentUser,
     Limiter,
@@ -212,7 +213,7 @@ ZONES = _listed_zones()
 
 
 @router.post("/account/sessions/{session_id}/end")
-def end_session(session_id: int, session: DB, user: CurrentUser) -> Response:
+def end_session(session_id: privacy_api.Id, session: DB, user: CurrentUser) -> Response:
     login_sessions.end(session, user, session_id)
     return _home("/account#sessions")
 
@@ -255,7 +256,7 @@ def _days(days: str) -> int | None:
 
 
 @router.post("/account/tokens/{token_id}/revoke")
-def revoke_token(token_id: int, session: DB, user: CurrentUser) -> Response:
+def revoke_token(token_id: privacy_api.Id, session: DB, user: CurrentUser) -> Response:
     api_tokens.revoke(session, user, token_id)
     return _home("/account#tokens")
 
@@ -273,3 +274,16 @@ def delete_my_account(
     deletion.delete_own_account(session, user, password, now)
     log_out(request, session)
     return _home()
+
+
+@router.post("/admin/users/{user_id}/delete")
+def delete_account(
+    user_id: privacy_api.Id,
+    session: DB,
+    user: AdminUser,
+    now: Now,
+    reason: Annotated[str, Form(max_length=500)],
+) -> Response:
+    """An administrator deletes an account from its moderation page (audited with the reason)."""
+    deletion.delete_by_admin(session, user, user_id, reason, now)
+    return _home(f"/moderation/users/{user_id}")
