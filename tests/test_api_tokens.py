@@ -7,12 +7,16 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
 from app.games import registry
 from app.models import ApiToken, Game
+from app.services.errors import ServiceError
+from app.settings import Settings
+from app.web.ratelimit import TOKEN_REQUESTS_PER_MINUTE, RateLimiter
 from tests.conftest import PASSWORD, sign_up
 from tests.web_views import seated_game
 
@@ -172,3 +176,18 @@ def through(client: TestClient) -> Any:
         return answer.json()
 
     return call
+
+
+def test_a_token_has_its_own_limits_on_orders_and_requests() -> None:
+    limiter = RateLimiter(Settings(orders_per_minute=4, _env_file=None))
+    for _ in range(2):
+        limiter.token_order(7)
+    with pytest.raises(ServiceError) as refused:
+        limiter.token_order(7)
+    assert refused.value.code == "rate_limited"
+    limiter.token_order(8)  # another token of the same player has its own count
+    limiter.order(1)  # and the player's own limit is not spent by their scripts
+    for _ in range(TOKEN_REQUESTS_PER_MINUTE):
+        limiter.token_request(7)
+    with pytest.raises(ServiceError):
+        limiter.token_request(7)
