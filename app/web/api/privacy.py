@@ -9,7 +9,8 @@ from fastapi import APIRouter, Path, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from app.services.accounts import api_tokens, deletion, export, login_sessions
+from app.services.accounts import api_tokens, login_sessions
+from app.services.privacy import deletion, export
 from app.web.api.schemas import ERROR_RESPONSES
 from app.web.deps import DB, AdminUser, CurrentUser, Limiter, Now, current_session_key, log_out
 

@@ -9,8 +9,9 @@ from sqlalchemy.orm import Session
 from starlette.responses import RedirectResponse, Response
 
 from app.models.records import UserFacts
-from app.services.accounts import accounts, api_tokens, deletion, login_sessions
+from app.services.accounts import accounts, api_tokens, login_sessions
 from app.services.errors import ServiceError
+from app.services.privacy import deletion
 from app.web.api import privacy as privacy_api
 from app.web.deps import (
     DB,
