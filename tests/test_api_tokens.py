@@ -110,6 +110,8 @@ def test_a_token_cannot_touch_the_account(make_client: Any) -> None:
         response = script.post(path, json=body)
         assert (response.status_code, response.json()["error"]["code"]) == (403, "token_scope"), path
     assert script.patch("/api/v1/me", json={"display_name": "Mallory"}).status_code == 403
+    for path in ("/api/v1/me/export", "/api/v1/me/sessions", "/api/v1/me/tokens"):
+        assert script.get(path).status_code == 403, path
 
 
 def test_a_new_password_revokes_every_token(make_client: Any) -> None:

@@ -130,7 +130,7 @@ def token_scope(method: str, path: str) -> str:
 
 
 # What a personal token may never do, whatever its scopes: the account itself (its password, address,
-# tokens, sessions, deletion), logging in or out, and moderation.
+# tokens, sessions, export, deletion), logging in or out, and moderation.
 TOKENLESS_PREFIXES = (
     "/api/v1/auth/",
     "/api/v1/moderation/",
@@ -139,6 +139,7 @@ TOKENLESS_PREFIXES = (
     "/api/v1/me/tokens",
     "/api/v1/me/sessions",
     "/api/v1/me/delete",
+    "/api/v1/me/export",
 )
 
 
