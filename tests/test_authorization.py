@@ -122,6 +122,23 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
     ("POST", "/account", {}, signed_in(422)),
     ("POST", "/account/password", {}, signed_in(422)),
     ("POST", "/language", {"language": "fr"}, {"anonymous": 303, "outsider": 303, "banned": 303}),
+    # the account's own data
+    ("GET", "/api/v1/me/sessions", None, signed_in(200)),
+    ("POST", f"/api/v1/me/sessions/{MISSING}/end", None, signed_in(404)),
+    ("POST", "/api/v1/me/sessions/end-others", None, signed_in(200)),
+    ("POST", f"/account/sessions/{MISSING}/end", {}, signed_in(404)),
+    ("POST", "/account/sessions/end-others", {}, signed_in(303)),
+    ("GET", "/api/v1/me/tokens", None, signed_in(200)),
+    ("POST", "/api/v1/me/tokens", {}, signed_in(422)),
+    ("POST", f"/api/v1/me/tokens/{MISSING}/revoke", None, signed_in(404)),
+    ("POST", "/account/tokens", {}, signed_in(422)),
+    ("POST", f"/account/tokens/{MISSING}/revoke", {}, signed_in(404)),
+    ("GET", "/api/v1/me/export", None, signed_in(200)),
+    ("GET", "/account/export", None, signed_in(200)),
+    ("POST", "/api/v1/me/delete", {"password": "not the password"}, signed_in(401)),
+    ("POST", "/account/delete", {}, signed_in(422)),
+    ("POST", f"/api/v1/admin/users/{USER}/delete", REASON, admins(204)),
+    ("POST", f"/admin/users/{USER}/delete", REASON, admins(303)),
     # games
     ("GET", "/api/v1/game-types", None, everyone(200)),
     ("GET", "/api/v1/game-types/fake", None, everyone(200)),
@@ -492,6 +509,10 @@ def _pattern(path: str) -> str:
         path = path.replace(placeholder, parameter)
     if "/mail/" in path:
         path = path.replace(MISSING, "{mail_id}")
+    if "/sessions/" in path:
+        path = path.replace(MISSING, "{session_id}")
+    if "/tokens/" in path:
+        path = path.replace(MISSING, "{token_id}")
     if "/password/reset/" in path or "/unsubscribe/" in path or "/verify/" in path or "/calendar/" in path:
         path = path.replace(TOKEN, "{token}")
     return path.replace(MISSING, "{pause_id}").replace(SEAT, "{seat}")

@@ -33,9 +33,10 @@ from app.models.social import (
     RatingChange,
     SeatStat,
 )
-from app.models.users import LoginSession, User
+from app.models.users import ApiToken, LoginSession, User
 
 __all__ = [
+    "ApiToken",
     "AuditEntry",
     "AvailabilityWindow",
     "BannedEmail",

@@ -79,6 +79,9 @@ class User(Base, Roles):
     join_banned_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     muted_until: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     signup_pending: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    # A deleted account keeps its row (games, ratings and messages point at it) under the name "deleted
+    # player N", with no address, password or settings left (app.services.accounts.deletion).
+    deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
 
     @validates("display_name")
     def _keep_name_key(self, _: str, name: str) -> str:
@@ -98,3 +101,23 @@ class LoginSession(Base):
     key_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the cookie's key, in hex
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    # What the account page shows of it, so that its owner recognises (and ends) a session not theirs.
+    last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    ip_address: Mapped[str] = mapped_column(String(64), default="", server_default="")
+    user_agent: Mapped[str] = mapped_column(String(200), default="", server_default="")
+
+
+class ApiToken(Base):
+    """A personal API token: the user's scripts send it as `Authorization: Bearer` on /api/v1. Only a hash
+    of it is kept (it is shown once); revoking it deletes the row."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(60))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # sha256 of the token, in hex
+    scopes: Mapped[str] = mapped_column(String(64))  # space-separated: read, play, messages
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
+    last_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)

@@ -33,6 +33,8 @@ STATUS_BY_CODE: dict[str, int] = {
     "rate_limited": 429,
     "muted": 403,
     "invalid_token": 400,
+    "bad_token": 401,  # a personal API token unknown, revoked or expired
+    "token_scope": 403,  # a personal API token without the scope, or a request no token may make
     # moderation
     "account_banned": 403,
     "join_banned": 403,

@@ -8,14 +8,15 @@ from datetime import datetime, timedelta
 from ipaddress import ip_address
 from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.orm import Session
 from starlette.responses import Response
 
 from app.db import end_request, utcnow
 from app.models.records import UserFacts, UserRecord
-from app.services.accounts import accounts
+from app.services.accounts import accounts, api_tokens
 from app.services.errors import ServiceError
 from app.services.ops import logs
 from app.services.play import turns
@@ -63,9 +64,34 @@ AppSettings = Annotated[Settings, Depends(get_settings)]
 Limiter = Annotated[RateLimiter, Depends(get_limiter)]
 
 
-def optional_user(request: Request, session: DB) -> UserRecord | None:
+API_PREFIX = "/api/v1/"
+_bearer_scheme = HTTPBearer(
+    auto_error=False,
+    scheme_name="PersonalToken",
+    description="A personal API token, made on the account page: `Authorization: Bearer ost_...`. "
+    "A request with one needs no CSRF token and ignores the session cookie.",
+)
+
+
+def bearer_key(request: Request) -> str | None:
+    """The personal token a script sent to the API (None elsewhere, and without one)."""
+    if not request.url.path.startswith(API_PREFIX):
+        return None
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def optional_user(
+    request: Request,
+    session: DB,
+    _declared: Annotated[HTTPAuthorizationCredentials | None, Security(_bearer_scheme)] = None,
+) -> UserRecord | None:
     """The logged-in user: the cookie's session key names a session still open on the server, of a user
-    whose session version has not moved since (log out everywhere, a new password, a ban)."""
+    whose session version has not moved since (log out everywhere, a new password, a ban). A request to the
+    API with a personal token is that token's user's instead, and the cookie is not read at all."""
+    token = bearer_key(request)
+    if token is not None:
+        return _token_user(request, session, token)
     key = request.session.get("sid")
     if key is None:
         return None
@@ -77,6 +103,50 @@ def optional_user(request: Request, session: DB) -> UserRecord | None:
         return None
     logs.about_user(user.id)
     return user
+
+
+def _token_user(request: Request, session: Session, token: str) -> UserRecord:
+    now = utcnow()
+    bearer = api_tokens.bearer_of(session, token, now)
+    if bearer is None or sanctions.is_banned(bearer.user, now):
+        raise ServiceError("bad_token", "This API token is unknown, revoked or expired.")
+    needed = token_scope(request.method, request.url.path)
+    if needed not in bearer.token.scopes:
+        raise ServiceError("token_scope", "This API token's scopes do not allow this request.")
+    limiter: RateLimiter = request.app.state.limiter
+    limiter.token_request(bearer.token.id)
+    request.state.api_token = bearer.token
+    logs.about_user(bearer.user.id)
+    return bearer.user
+
+
+def token_scope(method: str, path: str) -> str:
+    """The scope a request with a personal token needs: reading, writing messages, or playing."""
+    if method in SAFE_METHODS:
+        return "read"
+    if path.endswith("/messages") or path.rstrip("/").endswith("/reports"):
+        return "messages"
+    return "play"
+
+
+# What a personal token may never do, whatever its scopes: the account itself (its password, address,
+# tokens, sessions, export, deletion), logging in or out, and moderation.
+TOKENLESS_PREFIXES = (
+    "/api/v1/auth/",
+    "/api/v1/moderation/",
+    "/api/v1/admin/",
+    "/api/v1/me/password",
+    "/api/v1/me/tokens",
+    "/api/v1/me/sessions",
+    "/api/v1/me/delete",
+    "/api/v1/me/export",
+)
+
+
+def request_token(request: Request) -> api_tokens.TokenFacts | None:
+    """The personal token the request came with, if any."""
+    token: api_tokens.TokenFacts | None = getattr(request.state, "api_token", None)
+    return token
 
 
 async def required_user(user: Annotated[UserRecord | None, Depends(optional_user)]) -> UserRecord:
@@ -108,7 +178,9 @@ def log_in(request: Request, session: Session, user: UserFacts) -> None:
     log_out(request, session)
     settings: Settings = request.app.state.settings
     lifetime = timedelta(days=settings.session_max_age_days)
-    key = accounts.open_login_session(session, user, utcnow(), lifetime)
+    key = accounts.open_login_session(
+        session, user, utcnow(), lifetime, client_address(request), request.headers.get("user-agent", "")
+    )
     request.session.update({"sid": key, "sv": user.session_version, "csrf": secrets.token_urlsafe(24)})
 
 
@@ -129,6 +201,9 @@ def csrf_token(request: Request) -> str:
 
 async def csrf_protect(request: Request) -> None:
     """Every state change carries the session's token, in the X-CSRF-Token header or a form field."""
+    if bearer_key(request) is not None:  # the token authenticates, the cookie is not read: no CSRF to fear
+        _refuse_tokenless(request)
+        return
     if request.method in SAFE_METHODS:
         return
     expected = request.session.get("csrf")
@@ -142,6 +217,17 @@ async def csrf_protect(request: Request) -> None:
     origin = request.headers.get("origin")
     if origin and origin != "null" and _host_of(origin) != request.headers.get("host"):
         raise ServiceError("csrf_failed", "This request came from another site.")
+
+
+def _refuse_tokenless(request: Request) -> None:
+    path = request.url.path
+    if path.startswith(TOKENLESS_PREFIXES) or (path == "/api/v1/me" and request.method not in SAFE_METHODS):
+        raise ServiceError("token_scope", "This request needs a log-in: an API token cannot make it.")
+
+
+def current_session_key(request: Request) -> str | None:
+    key = request.session.get("sid")
+    return str(key) if key is not None else None
 
 
 def _host_of(origin: str) -> str:

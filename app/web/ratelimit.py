@@ -30,6 +30,8 @@ KNOWN_FOR = 30 * 86400
 GAMES_CREATED_PER_HOUR = 20  # per user
 RENAMES_PER_HOUR = 20  # per user
 QUEUE_CHANGES_PER_HOUR = 30  # entering, changing or leaving a queue, per user
+TOKEN_REQUESTS_PER_MINUTE = 120  # per personal API token, on top of the user's own limits
+EXPORTS_PER_HOUR = 3  # per user: an export reads everything the user has
 REPLAYS_PER_MINUTE = 20  # per address and per user: a replay is cached, but there are many games and steps
 NAMESPACE = "ostraca"
 log = logging.getLogger(__name__)
@@ -116,6 +118,16 @@ class RateLimiter:
 
     def order(self, user_id: int) -> None:
         self.hit("orders", str(user_id), self.settings.orders_per_minute, 60)
+
+    def token_request(self, token_id: int) -> None:
+        self.hit("api-token", str(token_id), TOKEN_REQUESTS_PER_MINUTE, 60)
+
+    def token_order(self, token_id: int) -> None:
+        """A script's orders: fewer than a person's, so that a runaway loop does not flood a game."""
+        self.hit("api-token-orders", str(token_id), max(1, self.settings.orders_per_minute // 2), 60)
+
+    def export(self, user_id: int) -> None:
+        self.hit("export", str(user_id), EXPORTS_PER_HOUR, 3600)
 
     def game_creation(self, user_id: int) -> None:
         self.hit("create-game", str(user_id), GAMES_CREATED_PER_HOUR, 3600)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from pwdlib import PasswordHash
-from sqlalchemy import bindparam, delete, func, or_, select
+from sqlalchemy import bindparam, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -18,7 +18,7 @@ from app.db import table_of
 from app.models import LoginSession, MailSettings, Notification, User
 from app.models.records import USER_COLUMNS, USERS, UserFacts, UserRecord
 from app.models.users import name_skeletons
-from app.services.accounts import tokens
+from app.services.accounts import api_tokens, tokens
 from app.services.deadlines import deadlines
 from app.services.errors import ServiceError
 from app.services.sanctions import sanctions
@@ -26,6 +26,7 @@ from app.services.sanctions import sanctions
 LANGUAGES = ("en", "fr")
 MIN_PASSWORD_LENGTH = 10
 MIN_DISTINCT_CHARACTERS = 4
+DELETED_NAME_PREFIX = "deleted player"  # the name a deleted account keeps: nobody else may take it
 MIN_PASSWORD_NAME = 3  # an address's name shorter than this is no clue to the password
 EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 NAME_PATTERN = re.compile(r"^[\w][\w .'-]{1,38}[\w.]$")
@@ -59,7 +60,7 @@ def check_email(email: str) -> str:
 
 def check_display_name(name: str) -> str:
     name = " ".join(name.split())
-    if not NAME_PATTERN.match(name):
+    if not NAME_PATTERN.match(name) or name.lower().startswith(DELETED_NAME_PREFIX):
         raise ServiceError(
             "invalid_input",
             "A display name has 3 to 40 letters, digits, spaces, dots, dashes or apostrophes.",
@@ -347,6 +348,16 @@ def confirm_address(session: Session, user: UserFacts, email: str) -> None:
     row.email, row.pending_email = email, None
 
 
+def require_password(user: User, current: str) -> None:
+    """Refuse unless `current` is the user's password (for what a stolen session must not be enough)."""
+    _require_password(user, current)
+
+
+def unusable_password_hash(secret: str) -> str:
+    """A hash of a secret nobody keeps: no password ever matches it."""
+    return _hasher.hash(secret)
+
+
 def _require_password(user: User, current: str) -> None:
     if not _hasher.verify(current, user.password_hash):
         raise ServiceError("bad_credentials", "The current password is wrong.", "current_password")
@@ -358,6 +369,7 @@ def change_password(session: Session, user: UserFacts, current: str, new: str) -
     check_password(new, row.email, "new_password")
     row.password_hash = _hasher.hash(new)
     row.session_version += 1  # every other session ends
+    api_tokens.revoke_all(session, row.id)  # and every key given to a script
     session.commit()
     return row
 
@@ -373,15 +385,30 @@ def log_out_everywhere(session: Session, user: UserFacts) -> User:
 # --- log-in sessions ---------------------------------------------------------------------------------
 
 
-def _key_hash(key: str) -> str:
+def key_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def open_login_session(session: Session, user: UserFacts, now: datetime, lifetime: timedelta) -> str:
+def open_login_session(
+    session: Session,
+    user: UserFacts,
+    now: datetime,
+    lifetime: timedelta,
+    ip_address: str = "",
+    user_agent: str = "",
+) -> str:
     """A new session for `user`; returns its key, for the cookie (the database keeps only its hash)."""
     key = secrets.token_urlsafe(32)
     session.add(
-        LoginSession(user_id=user.id, key_hash=_key_hash(key), created_at=now, expires_at=now + lifetime)
+        LoginSession(
+            user_id=user.id,
+            key_hash=key_hash(key),
+            created_at=now,
+            expires_at=now + lifetime,
+            last_seen_at=now,
+            ip_address=ip_address[:64],
+            user_agent=user_agent[:200],
+        )
     )
     session.commit()
     return key
@@ -389,16 +416,26 @@ def open_login_session(session: Session, user: UserFacts, now: datetime, lifetim
 
 LOGIN_SESSIONS = table_of(LoginSession)
 _USER_OF_LOGIN_SESSION = (
-    select(*(USERS.c[name] for name in USER_COLUMNS))
+    select(*(USERS.c[name] for name in USER_COLUMNS), LOGIN_SESSIONS.c.id, LOGIN_SESSIONS.c.last_seen_at)
     .join(LOGIN_SESSIONS, LOGIN_SESSIONS.c.user_id == USERS.c.id)
     .where(LOGIN_SESSIONS.c.key_hash == bindparam("key_hash"), LOGIN_SESSIONS.c.expires_at > bindparam("now"))
 )  # built once, a Core statement read into a record: every request runs it
 
 
+# How stale a session's "last seen" may get: it is written at most this often, not at every request.
+LAST_SEEN_STEP = timedelta(minutes=10)
+
+
 def user_of_login_session(session: Session, key: str, now: datetime) -> UserRecord | None:
     """The user whose session has this key, while it lasts (None once logged out or expired)."""
-    row = session.execute(_USER_OF_LOGIN_SESSION, {"key_hash": _key_hash(key), "now": now}).first()
-    return None if row is None else UserRecord(*row)
+    row = session.execute(_USER_OF_LOGIN_SESSION, {"key_hash": key_hash(key), "now": now}).first()
+    if row is None:
+        return None
+    *user, session_id, last_seen_at = row
+    if last_seen_at is None or last_seen_at < now - LAST_SEEN_STEP:
+        session.execute(update(LoginSession).where(LoginSession.id == session_id).values(last_seen_at=now))
+        session.commit()
+    return UserRecord(*user)
 
 
 def user_row(session: Session, user: UserFacts) -> User:
@@ -413,7 +450,7 @@ def user_row(session: Session, user: UserFacts) -> User:
 
 def close_login_session(session: Session, key: str) -> None:
     """Log-out: the session's row goes, so its cookie (or any copy of it) no longer logs anyone in."""
-    session.execute(delete(LoginSession).where(LoginSession.key_hash == _key_hash(key)))
+    session.execute(delete(LoginSession).where(LoginSession.key_hash == key_hash(key)))
     session.commit()
 
 

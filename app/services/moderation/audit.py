@@ -37,6 +37,8 @@ ACTIONS = (
     "game.abort",
     "game.rollback",
     "game.reveal",
+    "account.export",  # a player downloaded their data (the actor is the player)
+    "account.delete",  # an account deleted, by its owner or an administrator
 )
 
 

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import logging
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request, Response
@@ -21,8 +22,9 @@ from app.web.api.schemas import (
     OrderIn,
     WaitOut,
 )
-from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, client_address
+from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, client_address, request_token
 
+log = logging.getLogger(__name__)
 router = APIRouter(tags=["games"], responses=ERROR_RESPONSES)
 
 
@@ -159,7 +161,12 @@ def submit_order(
     """With `Prefer: return=representation`, the answer carries the game as the mover now sees it, so
     that the client needs no second read."""
     limiter.order(user.id)
+    token = request_token(request)
+    if token is not None:
+        limiter.token_order(token.id)
     submitted = play.submit(session, user, game_id, body.order, body.expected_version, now)
+    if token is not None:
+        log.info("order by API token %r, version %d", token.name, submitted.version)
     accepted = {"version": submitted.version, "status": submitted.game.status}
     if "return=representation" in request.headers.get("prefer", ""):
         return OrderAnswered(**accepted, game=detail(submitted.view))

@@ -1,21 +1,28 @@
 from __future__ import annotations
 
+from datetime import datetime
 from importlib.resources import files
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
+from sqlalchemy.orm import Session
 from starlette.responses import RedirectResponse, Response
 
-from app.services.accounts import accounts
+from app.models.records import UserFacts
+from app.services.accounts import accounts, api_tokens, login_sessions
 from app.services.errors import ServiceError
+from app.services.privacy import deletion
+from app.web.api import privacy as privacy_api
 from app.web.deps import (
     DB,
+    AdminUser,
     AppSettings,
     CurrentUser,
     Limiter,
     MaybeUser,
     Now,
     client_address,
+    current_session_key,
     log_in,
     log_out,
     render,
@@ -118,8 +125,20 @@ def logout_everywhere(request: Request, session: DB, user: CurrentUser) -> Respo
 
 
 @router.get("/account")
-def account_page(request: Request, user: CurrentUser, saved: bool = False) -> Response:
-    return render(request, "account/account.html", user, {"zones": _zones(), "saved": saved})
+def account_page(request: Request, session: DB, user: CurrentUser, now: Now, saved: bool = False) -> Response:
+    return render(request, "account/account.html", user, account_context(request, session, user, now, saved))
+
+
+def account_context(
+    request: Request, session: Session, user: UserFacts, now: datetime, saved: bool = False
+) -> dict[str, Any]:
+    """What the account page shows: the profile's form, the sessions, the API tokens."""
+    return {
+        "zones": _zones(),
+        "saved": saved,
+        "login_sessions": login_sessions.sessions_of(session, user, current_session_key(request), now),
+        "api_tokens": api_tokens.tokens_of(session, user),
+    }
 
 
 @router.post("/account")
@@ -191,3 +210,83 @@ def _listed_zones() -> list[str]:
 
 
 ZONES = _listed_zones()
+
+
+# --- sessions and API tokens -------------------------------------------------------------------------
+
+
+@router.post("/account/sessions/{session_id}/end")
+def end_session(session_id: privacy_api.Id, session: DB, user: CurrentUser) -> Response:
+    login_sessions.end(session, user, session_id)
+    return _home("/account#sessions")
+
+
+@router.post("/account/sessions/end-others")
+def end_other_sessions(request: Request, session: DB, user: CurrentUser) -> Response:
+    login_sessions.end_others(session, user, current_session_key(request))
+    return _home("/account#sessions")
+
+
+@router.post("/account/tokens")
+def create_token(
+    request: Request,
+    session: DB,
+    user: CurrentUser,
+    now: Now,
+    name: Annotated[str, Form(max_length=api_tokens.MAX_NAME)],
+    scopes: Annotated[list[str], Form()],
+    days: Annotated[str, Form(max_length=8)] = "",
+) -> Response:
+    """The new token is shown in this answer only (a redirect would have to carry it in its address)."""
+    lasting = _days(days)
+    token, facts = api_tokens.create(session, user, name, scopes, lasting, now)
+    context = {
+        **account_context(request, session, user, now),
+        "new_token": token,
+        "new_token_name": facts.name,
+    }
+    response = render(request, "account/account.html", user, context)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _days(days: str) -> int | None:
+    if not days.strip():
+        return None
+    if not days.strip().isdigit():
+        raise ServiceError("invalid_input", "A token lasts from 1 to 3650 days, or until revoked.", "days")
+    return int(days)
+
+
+@router.post("/account/tokens/{token_id}/revoke")
+def revoke_token(token_id: privacy_api.Id, session: DB, user: CurrentUser) -> Response:
+    api_tokens.revoke(session, user, token_id)
+    return _home("/account#tokens")
+
+
+@router.get("/account/export")
+def export_my_data(session: DB, user: CurrentUser, limiter: Limiter, now: Now) -> Response:
+    """The same document as the API's, downloaded from the account page."""
+    return privacy_api.export_my_data(session, user, limiter, now)
+
+
+@router.post("/account/delete")
+def delete_my_account(
+    request: Request, session: DB, user: CurrentUser, now: Now, password: TextField
+) -> Response:
+    deletion.delete_own_account(session, user, password, now)
+    log_out(request, session)
+    return _home()
+
+
+@router.post("/admin/users/{user_id}/delete")
+def delete_account(
+    user_id: privacy_api.Id,
+    session: DB,
+    user: AdminUser,
+    now: Now,
+    reason: Annotated[str, Form(max_length=500)],
+) -> Response:
+    """An administrator deletes an account from its moderation page (audited with the reason)."""
+    deletion.delete_by_admin(session, user, user_id, reason, now)
+    return _home(f"/moderation/users/{user_id}")
