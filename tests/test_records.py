@@ -30,6 +30,7 @@ def test_a_user_record_has_every_column_but_the_password_hash_and_the_search_key
         "name_key",
         "name_skeleton",
         "name_folded_skeleton",
+        "deleted_at",  # a deleted account has no session, so no request reads it as a user
     }
 
 

@@ -1,7 +1,7 @@
 """Log-in sessions show when and where they were used; personal API tokens; deleted accounts.
 
 Revision ID: a1c9e3f5b7d2
-Revises: b7e4c2a9d315
+Revises: 3f6d1b8e2c47
 Create Date: 2026-12-07 18:40:00.000000
 """
 
