@@ -134,4 +134,3 @@ def create_game(session: DB, user: CurrentUser, now: Now, limiter: Limiter, fiel
         now=now,
     )
     return RedirectResponse(f"/games/{game.id}", 303)
-
