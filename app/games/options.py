@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
@@ -58,22 +59,20 @@ class OptionProblem:
     params: Mapping[str, Any]
 
 
-def option_fields(options_model: type[BaseModel]) -> list[OptionField]:
+@cache  # a model's schema is built anew at each call: the lobby's lists read it once a game
+def option_fields(options_model: type[BaseModel]) -> tuple[OptionField, ...]:
     """The options a game's creator may choose, in the model's order; a field of a type no form can hold
     (neither yes/no, a whole number nor a choice) is left out."""
     schema = options_model.model_json_schema()
     definitions = schema.get("$defs", {})
-    fields = []
-    for name, prop in schema.get("properties", {}).items():
-        field = _field(name, prop, definitions)
-        if field is not None:
-            fields.append(field)
-    return fields
+    fields = (_field(name, prop, definitions) for name, prop in schema.get("properties", {}).items())
+    return tuple(field for field in fields if field is not None)
 
 
-def chosen_names(options_model: type[BaseModel]) -> set[str]:
+@cache
+def chosen_names(options_model: type[BaseModel]) -> frozenset[str]:
     """Every option a creator may send (each property of the schema, whatever its type)."""
-    return set(options_model.model_json_schema().get("properties", {}))
+    return frozenset(options_model.model_json_schema().get("properties", {}))
 
 
 def unknown_option(options_model: type[BaseModel], raw: Mapping[str, Any]) -> OptionProblem | None:

@@ -22,7 +22,7 @@
     });
     // A refused form comes back to the page it was posted from: the address names the game.
     var address = new URL(window.location.href);
-    address.searchParams.set("game", option.value);
+    address.searchParams.set("game_type", option.value);
     window.history.replaceState(window.history.state, "", address.toString());
   }
 

@@ -68,7 +68,7 @@ def test_without_script_the_form_reloads_for_the_chosen_game(browser: Any, live_
         page.goto(f"{live_server}/games/new")
         page.select_option("#game-choice", "tigris")
         page.click("#show-game")
-        page.wait_for_url(re.compile(r"/games/new\?game=tigris$"))
+        page.wait_for_url(re.compile(r"/games/new\?game_type=tigris$"))
         players = page.locator("input[name=players]")
         assert (players.get_attribute("min"), players.get_attribute("max")) == ("2", "4")
         assert page.locator("#options-tigris").is_visible() and page.locator("#options-advciv").is_hidden()

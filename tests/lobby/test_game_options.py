@@ -26,7 +26,7 @@ def form(client: TestClient, url: str, data: list[tuple[str, str]]) -> Any:
         "X-CSRF-Token": "",
         "Accept": "text/html",
         "Content-Type": "application/x-www-form-urlencoded",
-        "Referer": "http://testserver/games/new?game=advciv",
+        "Referer": "http://testserver/games/new?game_type=advciv",
     }
     body = urlencode([*data, ("csrf_token", token)])  # a list of pairs keeps repeated names
     return client.post(url, content=body, headers=headers, follow_redirects=False)
@@ -126,12 +126,12 @@ def test_the_form_offers_each_games_options_with_their_help(make_client: Any, la
 
 def test_the_form_for_another_game_has_its_player_count(client: TestClient) -> None:
     sign_up(client, "Alice")
-    page = client.get("/games/new?game=tigris").text
+    page = client.get("/games/new?game_type=tigris").text
     assert 'min="2" max="4"' in field_tag(page, "players")
     assert 'name="game_type" value="tigris"' in page
     tigris = re.search(r'<fieldset[^>]*data-game="tigris"[^>]*>', page)
     assert tigris is not None and "disabled" not in tigris.group(0)
-    unknown = client.get("/games/new?game=chess").text  # an unknown game: the newcomer's
+    unknown = client.get("/games/new?game_type=chess").text  # an unknown game: the newcomer's
     assert 'name="game_type" value="dragonstones"' in unknown
 
 
@@ -183,7 +183,7 @@ def test_a_refused_option_comes_back_to_the_form_beside_its_field(client: TestCl
         "/games",
         [("game_type", "advciv"), ("players", "3"), ("options.advciv.last_turn", "0")],
     )
-    assert refused.status_code == 303 and refused.headers["location"] == "/games/new?game=advciv"
+    assert refused.status_code == 303 and refused.headers["location"] == "/games/new?game_type=advciv"
     page = client.get(refused.headers["location"]).text
     assert "Give a whole number from 1 to 99, or leave it empty." in page
     assert 'data-field="options.last_turn"' in page

@@ -81,11 +81,12 @@ def _percent(text: str) -> int | None:
 
 
 @router.get("/games/new")
-def new_game_page(request: Request, user: CurrentUser, game: str = NEWCOMER_GAME) -> Response:
-    """The form for the chosen game (`?game=`, which the game's list sets without script too): its player
-    count and its options; every game's options are drawn, those of the others hidden and disabled."""
+def new_game_page(request: Request, user: CurrentUser, game_type: str = NEWCOMER_GAME) -> Response:
+    """The form for the chosen game (`?game_type=`, which the game's list sets without script too): its
+    player count and its options; every game's options are drawn, those of the others hidden and disabled."""
     games = registry.all_games()
-    chosen = registry.get(game) if registry.known(game) else registry.get(NEWCOMER_GAME)
+    known = registry.known(game_type)
+    chosen = registry.get(game_type) if known else registry.get(NEWCOMER_GAME)
     context = {
         "game_types": games,
         "chosen": chosen,
