@@ -59,6 +59,11 @@ def test_an_advanced_civilization_game_with_a_last_turn(
     assert words["ends"] in options_line.inner_text()
     keep_screenshot(page, f"new-game-created-{size_name(phone, language)}")
 
+    visitor = new_page(phone=phone, locale="fr-FR" if language == "fr" else "en-GB")
+    visitor.goto(f"{live_server}/")
+    assert words["ends"] in visitor.locator("#open-games").inner_text()  # nobody joins without knowing
+    keep_screenshot(visitor, f"lobby-options-{size_name(phone, language)}")
+
 
 def test_without_script_the_form_reloads_for_the_chosen_game(browser: Any, live_server: str) -> None:
     context = browser.new_context(viewport={"width": 390, "height": 844}, java_script_enabled=False)
@@ -69,6 +74,7 @@ def test_without_script_the_form_reloads_for_the_chosen_game(browser: Any, live_
         page.select_option("#game-choice", "tigris")
         page.click("#show-game")
         page.wait_for_url(re.compile(r"/games/new\?game_type=tigris$"))
+        keep_screenshot(page, "new-game-without-script-phone-en")
         players = page.locator("input[name=players]")
         assert (players.get_attribute("min"), players.get_attribute("max")) == ("2", "4")
         assert page.locator("#options-tigris").is_visible() and page.locator("#options-advciv").is_hidden()
