@@ -15,6 +15,8 @@
     players.min = least;
     players.max = most;
     players.value = String(Math.min(Math.max(Number(players.value) || least, least), most));
+    var range = document.getElementById("players-range");
+    if (range) { range.textContent = option.getAttribute("data-range"); }
     form.querySelectorAll("fieldset.game-options").forEach(function (fieldset) {
       var mine = fieldset.getAttribute("data-game") === option.value;
       fieldset.hidden = !mine;

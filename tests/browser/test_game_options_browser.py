@@ -13,8 +13,18 @@ from tests.browser.shots import ARTIFACTS, keep_screenshot, size_name
 from tests.browser.test_accounts_browser import sign_up_in_browser
 
 WORDS = {
-    "en": {"last_turn": "Last turn", "ends": "ends after turn 5", "create": "Create the game"},
-    "fr": {"last_turn": "Dernier tour", "ends": "se termine après le tour 5", "create": "Créer la partie"},
+    "en": {
+        "last_turn": "Last turn",
+        "ends": "ends after turn 5",
+        "create": "Create the game",
+        "tigris": "2 to 4 players",
+    },
+    "fr": {
+        "last_turn": "Dernier tour",
+        "ends": "se termine après le tour 5",
+        "create": "Créer la partie",
+        "tigris": "2 à 4 joueurs",
+    },
 }
 
 
@@ -37,6 +47,7 @@ def test_an_advanced_civilization_game_with_a_last_turn(
     page.select_option("#game-choice", "tigris")
     assert (players.get_attribute("min"), players.get_attribute("max")) == ("2", "4")
     assert page.locator("#options-tigris").is_visible() and page.locator("#options-dragonstones").is_hidden()
+    assert page.locator("#players-range").inner_text() == words["tigris"]
 
     page.select_option("#game-choice", "advciv")
     assert (players.get_attribute("min"), players.get_attribute("max")) == ("2", "8")
