@@ -43,8 +43,8 @@ def test_create_game_with_generated_name(players: list[TestClient]) -> None:
         ({"players": 5}, "players"),
         ({"time_limit_hours": 0}, "time_limit_hours"),
         ({"time_limit_hours": 10_000}, "time_limit_hours"),
-        ({"options": {"target": 1}}, "target"),
-        ({"options": {"target": "many"}}, "target"),
+        ({"options": {"target": 1}}, "options.target"),
+        ({"options": {"target": "many"}}, "options.target"),
         ({"name": "   "}, None),
     ],
 )

@@ -7,6 +7,8 @@ from typing import Any
 
 STATUS_BY_CODE: dict[str, int] = {
     "invalid_input": 422,
+    "unknown_option": 422,  # a game option the game does not have
+    "invalid_option": 422,  # a game option's value it does not take
     "illegal_order": 422,
     "weak_password": 422,
     "email_taken": 409,

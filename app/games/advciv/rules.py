@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, Field
+from pydantic.json_schema import SkipJsonSchema
 
 from app.games.advciv import scoring, setup
 from app.games.advciv.model import State, dump, final_score, load, options_set
@@ -23,30 +24,73 @@ from app.games.kit.rules import KitRules
 
 
 class AdvcivOptions(BaseModel):
-    draft: dict[int, str] = Field(
+    # Set by the platform's nation draft, never chosen at creation.
+    draft: SkipJsonSchema[dict[int, str]] = Field(
         default_factory=dict, description="Each seat's nation, from the platform's nation draft."
     )
-    tokens: int | None = Field(
-        None, ge=20, le=55, description="Tokens per nation (the rules: 47 with 8, 5 or 3 players, else 55)."
+    last_turn: int | None = Field(
+        None,
+        ge=1,
+        le=99,
+        title=N_("Last turn"),
+        description=N_(
+            "The game ends after this turn, if no nation reaches the end of the A.S.T. first. Empty: no last "
+            "turn."
+        ),
+        json_schema_extra={"summary": N_("ends after turn %(value)s"), "shown": True},
     )
-    stack_counts_visible: bool = Field(True, description="Players see how many cards each trade stack holds.")
+    hand_limit: int = Field(
+        8,
+        ge=4,
+        le=16,
+        title=N_("Hand limit"),
+        description=N_("Trade cards a player may keep after buying advances (the rules say 8)."),
+        json_schema_extra={"summary": N_("hand limit %(value)s"), "shown": True},
+    )
+    tokens: int | None = Field(
+        None,
+        ge=20,
+        le=55,
+        title=N_("Tokens per nation"),
+        description=N_("Empty: as the rules say, 47 with 8, 5 or 3 players, else 55."),
+        json_schema_extra={"summary": N_("%(value)s tokens per nation")},
+    )
+    stoic: bool = Field(
+        False,
+        title=N_("Stoic option"),
+        description=N_("A player may be the primary victim of more than 2 calamities a turn."),
+        json_schema_extra={"summary": N_("Stoic: more than 2 calamities a turn")},
+    )
+    stack_counts_visible: bool = Field(
+        True,
+        title=N_("Stack sizes shown"),
+        description=N_("Players see how many cards each trade card stack holds."),
+        json_schema_extra={"summary": N_("stack sizes hidden")},
+    )
     calamity_position_visible: bool = Field(
-        False, description="Players see how deep each non-tradable calamity lies in its stack."
+        False,
+        title=N_("Calamity depth shown"),
+        description=N_("Players see how deep each non-tradable calamity lies in its stack."),
+        json_schema_extra={"summary": N_("calamity depth shown")},
     )
     hide_upcoming_calamities: bool = Field(
-        False, description="While calamities resolve, only the one being resolved is shown."
+        False,
+        title=N_("Only the current calamity shown"),
+        description=N_("While calamities resolve, only the one being resolved is shown."),
+        json_schema_extra={"summary": N_("upcoming calamities hidden")},
     )
     calamity_shuffle: bool = Field(
-        False, description="A non-tradable calamity is shuffled into the bottom three cards of its stack."
+        False,
+        title=N_("Calamities shuffled low"),
+        description=N_("A non-tradable calamity is shuffled into the bottom three cards of its stack."),
+        json_schema_extra={"summary": N_("calamities shuffled into the bottom three cards")},
     )
-    stoic: bool = Field(False, description="Players may be primary victim of more than 2 calamities a turn.")
-    hand_limit: int = Field(
-        8, ge=4, le=16, description="Trade cards a player may keep after buying advances."
+    announce_trades: bool = Field(
+        True,
+        title=N_("Public trade mail"),
+        description=N_("What each trade's players say they gave is mailed to every player."),
+        json_schema_extra={"summary": N_("no public trade mail")},
     )
-    last_turn: int | None = Field(
-        None, ge=1, le=99, description="The game ends after this turn, if no one reaches the finish first."
-    )
-    announce_trades: bool = Field(True, description="Each trade's announcement is mailed to every player.")
 
     def trade(self) -> TradeCardOptions:
         return TradeCardOptions(**{name: getattr(self, name) for name in TradeCardOptions.model_fields})

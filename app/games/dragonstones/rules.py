@@ -21,7 +21,14 @@ from app.games.kit.rules import KitRules
 
 
 class DragonstonesOptions(BaseModel):
-    points_to_win: int = Field(3, ge=2, le=5, description="Points needed to win (the rules say 3).")
+    points_to_win: int = Field(
+        3,
+        ge=2,
+        le=5,
+        title=N_("Points to win"),
+        description=N_("Points needed to win (the rules say 3)."),
+        json_schema_extra={"summary": N_("%(value)s points to win"), "shown": True},
+    )
 
 
 class DragonstonesRules(KitRules[State, Legal]):

@@ -26,13 +26,18 @@ TOTAL_TILES = 153
 class TigrisOptions(BaseModel):
     english_variant: bool = Field(
         False,
-        description=(
+        title=N_("English variant"),
+        description=N_(
             "The rulebook's English variant: an attacker may add support only to beat the defender, and a "
             "defender only exactly what ties (and so wins)."
         ),
+        json_schema_extra={"summary": N_("English variant of conflicts")},
     )
     open_scoring: bool = Field(
-        False, description="Everybody sees everybody's victory points and treasures during the game."
+        False,
+        title=N_("Open scoring"),
+        description=N_("Everybody sees everybody's victory points and treasures during the game."),
+        json_schema_extra={"summary": N_("open scoring")},
     )
     # Set by the server, never chosen: the lobby stores every option, so the options of a game created
     # before this field lack it, and `new_game` then replays it on the generator it began on.

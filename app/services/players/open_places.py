@@ -83,6 +83,7 @@ class GameListing:
     version: int
     created_at: datetime
     min_reliability: int | None
+    options: dict[str, Any]  # the rules' options, which the list says when they differ from the rules
 
 
 @dataclass(frozen=True)
@@ -299,5 +300,6 @@ def listings(session: Session, game_ids: Set[int]) -> dict[int, GameListing]:
         Game.version,
         Game.created_at,
         Game.min_reliability,
+        Game.options,
     ).where(Game.id.in_(sorted(game_ids)))
     return {row[0]: GameListing(*row) for row in session.execute(query)}

@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from pydantic import ValidationError
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, defer
 
+from app.games import options as game_options
 from app.games import registry
 from app.models import Game, GameInvitation, Notification, Seat, SeatTenure
 from app.models.records import GameFacts, UserFacts
@@ -48,6 +48,8 @@ def create_game(
 ) -> Game:
     """A new game with its creator seated; the creator's friends are invited (and told)."""
     invited = friends.friends_named(session, creator, friends_invited)
+    if registry.known(game_type):
+        _refuse(game_options.unknown_option(registry.get(game_type).Options, options or {}))
     game = new_game(
         session,
         creator,
@@ -240,14 +242,14 @@ def _check_name(name: str) -> str:
 
 
 def _validated_options(options_model: Any, raw: Mapping[str, Any]) -> dict[str, Any]:
-    try:
-        return dict(options_model.model_validate(dict(raw)).model_dump(mode="json"))
-    except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join(str(part) for part in first["loc"]) or None
-        raise ServiceError(
-            "invalid_input", "Invalid option: %(problem)s.", field, params={"problem": first["msg"]}
-        ) from None
+    _refuse(game_options.invalid_value(options_model, raw))
+    return dict(options_model.model_validate(dict(raw)).model_dump(mode="json"))
+
+
+def _refuse(problem: game_options.OptionProblem | None) -> None:
+    if problem is not None:
+        field = f"options.{problem.field}" if problem.field else "options"
+        raise ServiceError(problem.code, problem.template, field, params=problem.params)
 
 
 def rename_game(session: Session, user: UserFacts, game_id: int, name: str, now: datetime) -> Game:

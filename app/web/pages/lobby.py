@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 from sqlalchemy.orm import Session
 from starlette.responses import RedirectResponse, Response
 
+from app.games import options as game_options
 from app.games import registry
 from app.models.records import UserFacts
 from app.services.errors import ServiceError
@@ -19,6 +20,8 @@ from app.web.forms import FormFields
 
 router = APIRouter()
 TABS = ("open", "active", "finished")
+NEWCOMER_GAME = "dragonstones"  # the new-game form's first choice: the shortest rules, the quickest game
+DEFAULT_PLAYERS = 4
 
 
 @router.get("/")
@@ -78,8 +81,19 @@ def _percent(text: str) -> int | None:
 
 
 @router.get("/games/new")
-def new_game_page(request: Request, user: CurrentUser) -> Response:
-    return render(request, "new_game.html", user, {"game_types": registry.all_games()})
+def new_game_page(request: Request, user: CurrentUser, game_type: str = NEWCOMER_GAME) -> Response:
+    """The form for the chosen game (`?game_type=`, which the game's list sets without script too): its
+    player count and its options; every game's options are drawn, those of the others hidden and disabled."""
+    games = registry.all_games()
+    known = registry.known(game_type)
+    chosen = registry.get(game_type) if known else registry.get(NEWCOMER_GAME)
+    context = {
+        "game_types": games,
+        "chosen": chosen,
+        "players": min(max(DEFAULT_PLAYERS, chosen.min_players), chosen.max_players),
+        "option_fields": {rules.id: game_options.option_fields(rules.Options) for rules in games},
+    }
+    return render(request, "new_game.html", user, context)
 
 
 @router.get("/games")
@@ -96,7 +110,9 @@ def favicon() -> Response:
 @router.post("/games")
 def create_game(session: DB, user: CurrentUser, now: Now, limiter: Limiter, fields: FormFields) -> Response:
     limiter.game_creation(user.id)
-    options = fields.pop("options", {})
+    game_type = str(fields.get("game_type", ""))
+    options = fields.get("options", {})
+    chosen = options.get(game_type, {}) if isinstance(options, dict) else {}  # each game's fieldset
     time_limit = str(fields.get("time_limit_hours", "")).strip()
     try:
         players = int(str(fields.get("players", "")))
@@ -108,10 +124,10 @@ def create_game(session: DB, user: CurrentUser, now: Now, limiter: Limiter, fiel
     game = lobby.create_game(
         session,
         user,
-        game_type=str(fields.get("game_type", "")),
+        game_type=game_type,
         players=players,
         time_limit_hours=limit_hours,
-        options=options if isinstance(options, dict) else {},
+        options=chosen if isinstance(chosen, dict) else {},
         name=str(fields.get("name", "")).strip() or None,
         absence_options=fields.get("absence") if isinstance(fields.get("absence"), dict) else None,
         friends_invited=str(fields.get("friends", "")).split(","),
