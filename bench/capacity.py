@@ -157,7 +157,7 @@ class Server:
     database: psycopg.AsyncConnection[Any]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    async def state_of(self, game_id: int) -> tuple[dict[str, Any], int, str]:
+    async def state_of(self, game_id: int) -> tuple[dict[str, Any] | None, int, str]:
         async with self.lock:
             cursor = await self.database.execute(
                 "SELECT state, version, status FROM games WHERE id = %s", (game_id,)
@@ -290,7 +290,21 @@ async def _seat_players(server: Server, tables: list[Table], players: int) -> No
 
 
 def _new_table(base: str, game_type: str, size: int, prefix: str) -> tuple[int, dict[int, Any]]:
-    return _set_up_game([_client(base, f"{prefix}p{n}") for n in range(size)], game_type)
+    game_id, by_seat = _set_up_game([_client(base, f"{prefix}p{n}") for n in range(size)], game_type)
+    _draft(game_id, by_seat)
+    return game_id, by_seat
+
+
+def _draft(game_id: int, by_seat: dict[int, Any]) -> None:
+    """A game that begins with a seat draft (Advanced Civilization's nations): each seat in turn takes the
+    first choice still free."""
+    path = f"/api/v1/games/{game_id}/draft"
+    for _ in range(2 * len(by_seat) + 1):
+        draft = by_seat[0].get(path).json()
+        seat = draft.get("awaited_seat")
+        if seat is None:
+            return
+        by_seat[seat].post(path, json={"choice": draft["free"][0]})
 
 
 def _async_client(base: str, signed_in: httpx.Client) -> httpx.AsyncClient:
@@ -335,9 +349,12 @@ async def _step(server: Server, tables: list[Table], args: argparse.Namespace, r
 
 async def _first_move(server: Server, table: Table) -> None:
     """The seats awaited when the step starts, read once."""
-    state, version, _status = await server.state_of(table.game_id)
+    state, version, status = await server.state_of(table.game_id)
     rules = registry.get(table.game_type)
-    table.heard(version, {wait.seat for wait in rules.waits(rules.load(state))})
+    awaited: set[int] = set()
+    if status == "active" and state is not None:
+        awaited = {wait.seat for wait in rules.waits(rules.load(state))}
+    table.heard(version, awaited)
 
 
 class Player:
@@ -467,9 +484,9 @@ class Player:
             if not self._now():
                 return
             data, version, status = await self.server.state_of(self.table.game_id)
-            state = rules.load(data)
-            awaited = {wait.seat for wait in rules.waits(state)} if status == "active" else set()
-            if self.seat not in awaited:
+            state = rules.load(data) if status == "active" and data is not None else None
+            awaited = {wait.seat for wait in rules.waits(state)} if state is not None else set()
+            if state is None or self.seat not in awaited:
                 self.table.heard(version, awaited)
                 continue
             order = json.loads(json.dumps(bot(state, self.seat, self.rng)))
