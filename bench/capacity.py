@@ -284,9 +284,20 @@ async def _seat_players(server: Server, tables: list[Table], players: int) -> No
         table = Table(game_id, game_type, clients)
         _state, table.version, _status = await server.state_of(game_id)
         tables.append(table)
+        await _warm(table)
     print(
         f"(seated {seated} players at {len(tables)} tables in {time.monotonic() - started:.0f} s)", flush=True
     )
+
+
+async def _warm(table: Table) -> None:
+    """Each read of a new table once per web process or so, unmeasured: the first render of a page
+    compiles its templates and opens connections, which no player of a running server waits for."""
+    client = table.clients[0]
+    for _ in range(2):
+        for path in ("", "/fragment"):
+            await client.get(f"/games/{table.game_id}{path}")
+        await client.get(f"/api/v1/games/{table.game_id}")
 
 
 def _new_table(base: str, game_type: str, size: int, prefix: str) -> tuple[int, dict[int, Any]]:
