@@ -549,12 +549,22 @@ def _web_cpu(pid: int) -> float:
 
 
 def _rss(server: Server, backends: list[int]) -> dict[str, int]:
-    """Resident kilobytes: each web process (the supervisor first), the database's backends summed (their
-    shared buffers counted in each), and the bench."""
-    found = {f"web {pid}": _rss_of(pid) for pid in baselines.process_tree(server.pid)}
+    """Resident kilobytes: the supervisor, each of its processes (the web processes and multiprocessing's
+    resource tracker), the database's backends summed (their shared buffers counted in each), the bench."""
+    found = {f"{_role(pid, server.pid)} {pid}": _rss_of(pid) for pid in baselines.process_tree(server.pid)}
     found[f"{len(backends)} backends"] = sum(_rss_of(pid) for pid in backends)
     found["bench"] = _rss_of(os.getpid())
     return found
+
+
+def _role(pid: int, supervisor: int) -> str:
+    if pid == supervisor:
+        return "supervisor"
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return "gone"
+    return "tracker" if b"resource_tracker" in command else "web"
 
 
 def _rss_of(pid: int) -> int:
