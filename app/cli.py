@@ -144,6 +144,12 @@ def _serve(settings: Settings, host: str, port: int, no_jobs: bool, processes: i
     return _serve_processes(settings, processes, host, port)
 
 
+# How long uvicorn's supervisor waits for a web process to answer its health check before it kills it and
+# starts another. Its own 5 s is less than a process takes to import the app on a busy machine, where the
+# supervisor then kills every process it starts, forever.
+WORKER_HEALTHCHECK_SECONDS = 60
+
+
 def _serve_processes(settings: Settings, processes: int, host: str, port: int) -> int:
     """uvicorn's supervisor over `processes` web processes on one socket; the jobs, when they run, run
     once, in the supervisor, rather than once per web process."""
@@ -172,6 +178,7 @@ def _serve_processes(settings: Settings, processes: int, host: str, port: int) -
             proxy_headers=False,
             log_level="info",
             log_config=None,
+            timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
         )
     finally:
         if jobs is not None:

@@ -148,7 +148,7 @@ def _free_port() -> int:
         return port
 
 
-def _start_server(database_url: str, port: int) -> subprocess.Popen[bytes]:
+def _start_server(database_url: str, port: int, processes: int | None = None) -> subprocess.Popen[bytes]:
     data_dir = tempfile.mkdtemp(prefix="ostraca-bench-")
     env = {
         **os.environ,
@@ -160,6 +160,8 @@ def _start_server(database_url: str, port: int) -> subprocess.Popen[bytes]:
         "LOGIN_ATTEMPTS_PER_MINUTE": "1000000",
     }
     command = [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--no-jobs"]
+    if processes is not None:
+        command += ["--processes", str(processes)]
     process = subprocess.Popen(
         command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )

@@ -5,7 +5,9 @@ document in the same process (the floor any codec pays). Usage:
 
 For each game: a state after `--orders` random orders (3 players; Advanced Civilization 5), then the
 best of five rounds of `--repeat` loads (`rules.load` of the stored document) and dumps (`rules.dump`),
-each in microseconds and as a ratio to `json.loads` / `json.dumps` of the document.
+each in microseconds and as a ratio to `json.loads` / `json.dumps` of the document. With `--plain`, the
+same for Advanced Civilization's plain item-by-item codec (`tests/games/advciv/test_codec.py`, what its
+codec was), its rounds interleaved with the others', since the machine's load changes.
 """
 
 from __future__ import annotations
@@ -30,7 +32,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--orders", type=int, default=60)
     parser.add_argument("--repeat", type=int, default=300)
+    parser.add_argument("--plain", action="store_true", help="Advanced Civilization's plain codec too")
     args = parser.parse_args()
+    if args.plain:
+        _against_plain(args.orders, args.repeat)
+        return
     for rules in registry.all_games():
         if rules.id == "fake":
             continue
@@ -47,6 +53,34 @@ def main() -> None:
         )
 
 
+def _against_plain(orders: int, repeat: int) -> None:
+    from app.games.advciv import model
+    from tests.games.advciv.test_codec import plain_dump, plain_load
+
+    state = _played(registry.get("advciv"), orders)
+    stored = json.loads(json.dumps(model.dump(state)))
+    text = json.dumps(stored)
+    runs: dict[str, Callable[[], object]] = {
+        "load": partial(model.load, stored),
+        "dump": partial(model.dump, state),
+        "plain load": partial(plain_load, stored),
+        "plain dump": partial(plain_dump, state),
+        "json.loads": partial(json.loads, text),
+        "json.dumps": partial(json.dumps, stored),
+    }
+    best = {name: float("inf") for name in runs}
+    for _ in range(5):  # interleaved: each round times every one of them
+        for name, run in runs.items():
+            best[name] = min(best[name], _best(run, repeat, rounds=1))
+    floor = best["json.loads"] + best["json.dumps"]
+    print(f"advciv {len(text)} bytes, µs, the best of five interleaved rounds of {repeat}:")
+    for name, micros in best.items():
+        print(f"  {name:11} {micros:7.1f}")
+    for name in ("", "plain "):
+        both = best[f"{name}load"] + best[f"{name}dump"]
+        print(f"  {name or 'codec '}load + dump {both:6.1f} = {both / floor:.2f}x (json.loads + json.dumps)")
+
+
 def _played(rules: Any, orders: int) -> Any:
     rng = random.Random(7)
     players = 5 if rules.id == "advciv" else 3
@@ -60,15 +94,15 @@ def _played(rules: Any, orders: int) -> Any:
     return state
 
 
-def _best(run: Callable[[], object], repeat: int) -> float:
-    """Microseconds per call, the best of five rounds."""
-    rounds = []
-    for _ in range(5):
+def _best(run: Callable[[], object], repeat: int, rounds: int = 5) -> float:
+    """Microseconds per call, the best of `rounds` rounds."""
+    timings = []
+    for _ in range(rounds):
         started = time.perf_counter()
         for _ in range(repeat):
             run()
-        rounds.append((time.perf_counter() - started) / repeat)
-    return 1e6 * min(rounds)
+        timings.append((time.perf_counter() - started) / repeat)
+    return 1e6 * min(timings)
 
 
 if __name__ == "__main__":

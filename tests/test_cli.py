@@ -13,6 +13,7 @@ import httpx2 as httpx
 import pytest
 from sqlalchemy import create_engine, text
 
+from app import cli
 from app.cli import served_settings, web_processes
 from app.services.errors import ServiceError
 from app.settings import Settings
@@ -128,3 +129,22 @@ def test_serve_runs_one_process_per_core_on_postgres_and_one_on_sqlite() -> None
 def test_serve_refuses_several_processes_on_sqlite(tmp_path: Path) -> None:
     result = run(tmp_path, "serve", "--processes", "2")
     assert result.returncode == 2 and "SQLite is served by one process" in result.stderr
+
+
+def test_serve_gives_slow_starting_processes_time_before_killing_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """uvicorn's supervisor kills a web process that does not answer its health check in time; its own 5 s
+    is less than importing the app takes on a busy machine, where it would kill every process it starts."""
+    import uvicorn
+
+    given: dict[str, object] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: given.update(kwargs))
+    monkeypatch.setattr(os, "environ", dict(os.environ))  # the supervisor writes its children's settings
+    settings = Settings(
+        database_url="postgresql+psycopg://db.example.org/ostraca", run_jobs=False, _env_file=None
+    )
+    assert cli._serve_processes(served_settings(settings, "127.0.0.1", 8123), 2, "127.0.0.1", 8123) == 0
+    assert (
+        given["workers"] == 2 and given["timeout_worker_healthcheck"] == cli.WORKER_HEALTHCHECK_SECONDS >= 30
+    )

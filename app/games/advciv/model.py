@@ -32,6 +32,7 @@ score leaves it out). `hand_limit` (§31.71, site F-F4), `last_turn` (§34.1 B, 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any
 
 from app.games.advciv import scoring
@@ -190,37 +191,64 @@ def conserved(state: State) -> bool:
 
 
 def dump(state: State) -> dict[str, Any]:
-    data = {f.name: _lists(getattr(state, f.name)) for f in fields(State)}
-    data["players"] = [
-        {f.name: _lists(getattr(p, f.name)) for f in fields(Nation)} | {"cards": sorted(p.cards)}
-        for p in state.players
-    ]
-    data["in_play"] = [index for index, used in enumerate(state.in_play) if not used]  # the few unused
+    values = state.__dict__  # the fields, read once each (a memo may sit beside them: not dumped)
+    data = {name: _lists(value) if isinstance(value := values[name], tuple) else value for name in _STATE}
+    data["players"] = [_dump_nation(nation) for nation in state.players]
+    data["in_play"] = list(_unused(state.in_play))  # the few unused
     data["market"] = to_json(state.market)
     return data
 
 
 def load(data: dict[str, Any]) -> State:
-    values = {f.name: _tuples(data[f.name]) for f in fields(State) if f.name in data}  # older: defaults
+    values = {name: _tuples(data[name]) for name in _STATE if name in data}  # older games: defaults
     values["market"] = from_json(Market | None, data.get("market"))
-    values["players"] = tuple(
-        Nation(
-            **{name: _tuples(value) for name, value in player.items()} | {"cards": frozenset(player["cards"])}
-        )
-        for player in data["players"]
-    )
-    unused = set(data["in_play"])
-    values["in_play"] = tuple(index not in unused for index in range(len(data["cities"])))
+    values["players"] = tuple([_load_nation(player) for player in data["players"]])
+    values["in_play"] = _in_play(len(data["cities"]), tuple(data["in_play"]))
     return State(**values)
 
 
+_STATE = tuple(f.name for f in fields(State))
+_NATION = tuple(f.name for f in fields(Nation))
+# Values dumped and loaded as they are. A tuple or list holding only these is copied in one call, not
+# item by item: what makes the codec cost about what the JSON parse of the same document costs.
+_SCALARS = frozenset({int, str, bool, float, type(None)})
+
+
+def _dump_nation(nation: Nation) -> dict[str, Any]:
+    values = nation.__dict__
+    data = {name: _lists(value) if isinstance(value := values[name], tuple) else value for name in _NATION}
+    data["cards"] = sorted(nation.cards)
+    return data
+
+
+def _load_nation(data: dict[str, Any]) -> Nation:
+    values = {name: _tuples(value) if isinstance(value, list) else value for name, value in data.items()}
+    values["cards"] = frozenset(data["cards"])
+    return Nation(**values)
+
+
+@lru_cache(maxsize=64)
+def _unused(in_play: tuple[bool, ...]) -> tuple[int, ...]:
+    return tuple(index for index, used in enumerate(in_play) if not used)
+
+
+@lru_cache(maxsize=64)
+def _in_play(areas: int, unused: tuple[int, ...]) -> tuple[bool, ...]:
+    left_out = set(unused)
+    return tuple(index not in left_out for index in range(areas))
+
+
 def _lists(value: Any) -> Any:
-    if isinstance(value, tuple):
-        return [_lists(item) for item in value]
-    return value
+    if not isinstance(value, tuple):
+        return value
+    if _SCALARS.issuperset(map(type, value)):
+        return list(value)
+    return [_lists(item) for item in value]
 
 
 def _tuples(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_tuples(item) for item in value)
-    return value
+    if not isinstance(value, list):
+        return value
+    if _SCALARS.issuperset(map(type, value)):
+        return tuple(value)
+    return tuple([_tuples(item) for item in value])
