@@ -105,7 +105,7 @@ def test_french_elides_de_before_a_vowel(name: str, expected: str) -> None:
 
 def test_elision_looks_past_a_link_and_still_escapes_the_name() -> None:
     link = Markup('<a href="/users/1">Anna</a>')
-    assert french.gettext("Waiting for %(name)s.", name=link) == "En attente d'<a href=\"/users/1\">Anna</a>."
+    assert french.gettext("Waiting for %(name)s.", name=link) == 'En attente d\'<a href="/users/1">Anna</a>.'
     assert french.gettext("Waiting for %(name)s.", name="<b>Ann") == "En attente de &lt;b&gt;Ann."
 
 
