@@ -38,7 +38,7 @@ SITE_TOKENS = flow.SITE_COST  # tokens gathered on a free city site to build the
 SPREAD = 2  # tokens left in an area: two grow by two (§20.1)
 CALAMITY_WORTH = -12  # what a calamity said to be offered is worth to the bot
 LIE_RATE = 0.3  # how often a calamity handed on is said to be a commodity
-OFFERS_PER_SEAT = 2  # offers a market allows per trader before the bot stops making new ones
+LEAVE_RATE = 0.3  # how often a seat with nothing pending leaves the market rather than make an offer
 SPREAD_STOCK = 8  # stock kept beyond the next tax before tokens spread over new land
 PAYMENT_SETS = 10  # the most commodity sets whose every subset is tried as a payment
 PROTECTION = frozenset(
@@ -241,8 +241,7 @@ def _moves(
             gathered = _gather(site, SITE_TOKENS, planned, free, spare)
             if gathered is not None:
                 yield gathered
-        if state.players[seat].stock < 2 * state.city_count(seat) + 4:
-            yield from _off_site(planned, free, site_set, spare)
+        yield from _off_site(planned, free, site_set, spare)
     distance = _distances(state, taken, open_sites)
     if state.players[seat].ships:
         yield from _voyages(state, seat, free, taken)
@@ -296,13 +295,13 @@ def _gather(
 def _off_site(
     planned: Mapping[int, int], free: Mapping[int, int], site_set: frozenset[int], spare: Any
 ) -> Iterable[tuple[int, ...]]:
-    """Short of stock: tokens gathered for a city off a site, where the most already stand."""
+    """Tokens gathered for a city off a site, where the most already stand."""
     cost = flow.OFF_SITE_COST
     mine = sorted(
         (area for area, count in planned.items() if count and LAND[area] and area not in site_set),
         key=lambda area: (-planned[area], area),
     )
-    for area in mine[:3]:
+    for area in mine:
         gathered = _gather(area, cost, planned, free, lambda a, here=area: 0 if a == here else spare(a))
         if gathered is not None:
             yield gathered
@@ -347,8 +346,7 @@ def _trade(state: State, seat: int, rng: random.Random) -> dict[str, Any]:
         return {"type": "done"}
     mine = any(found.side.seat == seat for found in market.offers)
     agreed = any(trade.first.seat == seat for trade in market.agreed)
-    crowded = market.next_id > OFFERS_PER_SEAT * len(state.order)
-    if mine or agreed or crowded:
+    if mine or agreed or rng.random() < LEAVE_RATE:
         return {"type": "done"}
     made = _offer(state, market, seat, rng)
     return made if made is not None else {"type": "done"}
@@ -507,9 +505,9 @@ def _pick(state: State, seat: int, pending: cal.Pending) -> dict[str, Any]:
 
 def _lose(loss: cal.UnitLoss, rng: random.Random) -> dict[str, Any]:
     """Every Grain shown; a victim loses tokens before cities, another chooser takes cities first."""
-    grain = loss.grain
-    left = loss.target(grain)
     own = loss.chooser == loss.victim
+    grain = loss.grain if own else 0  # another seat's Grain is its secret
+    left = loss.target(grain)
     units = sorted(loss.units, key=lambda u: (u.city, -u.tokens, u.area) if own else (not u.city, u.area))
     options = [cal.unit_options(u, loss.keep_token, loss.whole_cities) for u in units]
     suffix = [frozenset({0})]
