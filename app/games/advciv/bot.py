@@ -237,7 +237,9 @@ def _moves(
         return max(0, min(free.get(area, 0), planned.get(area, 0) - keep))
 
     if room:
-        for site in sorted(open_sites, key=lambda area: (-planned.get(area, 0), area)):
+        near = {to for area in free for to in LAND_REACH[area]} | set(free)
+        reachable = [area for area in open_sites if area in near]
+        for site in sorted(reachable, key=lambda area: (-planned.get(area, 0), area)):
             gathered = _gather(site, SITE_TOKENS, planned, free, spare)
             if gathered is not None:
                 yield gathered
