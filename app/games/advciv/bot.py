@@ -41,6 +41,7 @@ LIE_RATE = 0.3  # how often a calamity handed on is said to be a commodity
 LEAVE_RATE = 0.3  # how often a seat with nothing pending leaves the market rather than make an offer
 SPREAD_STOCK = 8  # stock kept beyond the next tax before tokens spread over new land
 PAYMENT_SETS = 10  # the most commodity sets whose every subset is tried as a payment
+TREASURY_KEPT = 8  # treasury kept for advances; more buys stack-9 cards
 PROTECTION = frozenset(
     {
         cards.POTTERY,
@@ -131,9 +132,9 @@ def _gold(state: State, seat: int, legal: Legal) -> int:
     """Stack-9 cards bought only to bring a treasury that the stock lacks back into play."""
     nation = state.players[seat]
     short = 2 * state.city_count(seat) + SPREAD_STOCK - nation.stock
-    if short <= 0:
-        return 0
-    return min(int(legal.context["most"]), -(-short // tc.GOLD_PRICE))
+    idle = (nation.treasury - TREASURY_KEPT) // tc.GOLD_PRICE  # a treasury nothing else spends
+    wanted = max(-(-short // tc.GOLD_PRICE) if short > 0 else 0, idle)
+    return max(0, min(int(legal.context["most"]), wanted))
 
 
 # --- ships --------------------------------------------------------------------------------------------
@@ -172,13 +173,25 @@ def _ships(state: State, seat: int) -> dict[str, Any]:
 
 
 def _voyages(
-    state: State, seat: int, free: Mapping[int, int], taken: frozenset[int]
+    state: State, seat: int, free: Mapping[int, int], taken: frozenset[int], planned: Mapping[int, int]
 ) -> Iterable[tuple[int, ...]]:
     """A ship carries the tokens of its area to free coastal land, a city site first."""
     sites = tables.city_sites(len(state.players))
     for ship, targets in sorted(ship_targets(state, seat).items()):
         load = min(free.get(ship, 0), movement.SHIP_CAPACITY)
         if load < 2:
+            continue
+        filling = [
+            to
+            for to in targets
+            if sites[to]
+            and LAND[to]
+            and to not in taken
+            and planned.get(to, 0) < SITE_TOKENS <= planned.get(to, 0) + load
+        ]
+        if filling:
+            to = min(filling)
+            yield moving.voyage(ship, [(ship, 0, load), (to, load, 0)])
             continue
         landings = [
             to for to in targets if LAND[to] and to not in taken and not state.players[seat].tokens[to]
@@ -238,15 +251,32 @@ def _moves(
 
     if room:
         near = {to for area in free for to in LAND_REACH[area]} | set(free)
-        reachable = [area for area in open_sites if area in near]
-        for site in sorted(reachable, key=lambda area: (-planned.get(area, 0), area)):
+        reachable = sorted(
+            (area for area in open_sites if area in near), key=lambda area: (-planned.get(area, 0), area)
+        )
+        stuck: set[int] = set()
+        for site in reachable:
             gathered = _gather(site, SITE_TOKENS, planned, free, spare)
             if gathered is not None:
                 yield gathered
+            elif planned.get(site, 0) and state.city_count(seat) < 2:
+                stuck.add(site)
+
+        def pooled(area: int, site: int) -> int:
+            """Sites that cannot fill alone give all to the one ahead of them."""
+            if area in stuck and reachable.index(area) > reachable.index(site):
+                return min(free.get(area, 0), planned.get(area, 0))
+            return spare(area)
+
+        for site in reachable:
+            if site in stuck:
+                gathered = _gather(site, SITE_TOKENS, planned, free, lambda a, to=site: pooled(a, to))
+                if gathered is not None:
+                    yield gathered
         yield from _off_site(planned, free, site_set, spare)
     distance = _distances(state, taken, open_sites)
     if state.players[seat].ships:
-        yield from _voyages(state, seat, free, taken)
+        yield from _voyages(state, seat, free, taken, planned)
     keep_spread = {area: min(SPREAD, LIMITS[area]) for area in free}
     nation = state.players[seat]
     spreading = nation.stock >= 2 * state.city_count(seat) + SPREAD_STOCK
@@ -272,6 +302,33 @@ def _moves(
         ]
         if closer:
             to = min(closer, key=lambda area: (distance[area], area))
+            yield moving.land_move(origin, to, movable, None)
+    if _boxed(state, seat):
+        yield from _push(state, seat, planned, free, site_set)
+
+
+def _push(
+    state: State, seat: int, planned: Mapping[int, int], free: Mapping[int, int], site_set: frozenset[int]
+) -> Iterable[tuple[int, ...]]:
+    """Boxed in with no free city site in reach: tokens go where another player stands weaker, a city
+    site first (the one conflict worth having)."""
+    sites = tables.city_sites(len(state.players))
+    foreign = state.foreign()
+    for origin in sorted(free, key=lambda area: (-free[area], area)):
+        movable = min(free[origin], planned.get(origin, 0) - 1)
+        if movable < 2:
+            continue
+        weaker = []
+        for to in LAND_REACH[origin]:
+            if to == origin or not LAND[to] or not state.in_play[to] or to in foreign:
+                continue
+            if state.cities[to] != NOBODY or planned.get(to, 0):
+                continue
+            others = sum(nation.tokens[to] for other, nation in enumerate(state.players) if other != seat)
+            if 0 < others < movable:
+                weaker.append((not sites[to], others, to))
+        if weaker:
+            to = min(weaker)[2]
             yield moving.land_move(origin, to, movable, None)
 
 
