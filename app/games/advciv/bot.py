@@ -5,13 +5,15 @@ finalised, and the offers of the market as its seat sees them (`mk.offer_seen_by
 seat's hand, the stacks, another seat's secret moves or the game's generator (so no `Legal.default`
 drawn from it). Chance comes from `rng` alone.
 
-What it does, phase by phase: the richest tax its stock pays; growth spread over its areas; no ships;
-tokens gathered on free city sites (6) and spread two by two over free land, never where another
-player stands; every city its population supports; the smallest reduction; no stack-9 purchase; in the
-market, one offer of its least useful cards (tradable calamities first, now and then said to be a
-commodity) for a card that grows its best set, and acceptance of what grows its sets; in a calamity,
-tokens lost before cities, harm sent to the leaders; in phase 12, the advances that bring most face
-value for their price, new groups and protection first, paid with the sets that waste least.
+What it does, phase by phase: the richest tax its stock pays; growth spread over its areas; a ship only for
+a nation boxed in, to carry tokens to free coasts and island sites; tokens gathered on free city sites (6,
+or 12 off a site) and spread two by two over free land, never where another player stands unless boxed in,
+then only where it stands weaker; every city its population supports; when short of support, the city that
+gives most tokens back reduced; stack-9 cards with a treasury nothing else spends; in the market, one offer
+of its least useful cards (tradable calamities first, now and then said to be a commodity) for a card that
+grows its best set, and acceptance of what grows its sets (a calamity in a free slot handed on); in a
+calamity, tokens lost before cities, harm sent to the leaders; in phase 12, the advances that bring most
+face value for their price, new groups and protection first, paid with the sets that waste least.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from app.games.advciv.tables import FINISH
 from app.games.contract import Outcome, RuleError
 from app.games.kit.model import evolve
 from tests.games.advciv.test_full_games import market_blurred
+from tests.games.advciv.test_properties import AFTER_SURPLUS, limits_hold
 
 MAX_ORDERS = 30_000
 Policy = Callable[[State, int, random.Random], Mapping[str, Any]]
@@ -99,8 +100,9 @@ def test_the_bot_decides_from_what_its_seat_may_know(players: int, seed: int) ->
 
 @pytest.mark.parametrize(("players", "seed"), [(3, 5), (6, 6), (8, 7)])
 def test_mixed_tables_keep_the_invariants(players: int, seed: int) -> None:
-    """Bot, random and default seats at one table: after every order every count is conserved, every
-    awaited seat's default is legal and the dump loads back; the replay gives the same state."""
+    """Bot, random and default seats at one table: after every order every count is conserved, the
+    population limits hold once surplus is removed, every awaited seat's default is legal and the dump
+    loads back; the replay gives the same state."""
     policies: list[Policy] = [
         (RULES.bot_order, RULES.sample_order, _default)[seat % 3] for seat in range(players)
     ]
@@ -111,6 +113,7 @@ def test_mixed_tables_keep_the_invariants(players: int, seed: int) -> None:
         log.append((seat, order))
         state = outcome.state
         assert conserved(state)
+        assert state.phase not in AFTER_SURPLUS or limits_hold(state)
         for wait in RULES.waits(state):
             RULES.apply(state, wait.seat, RULES.default_order(state, wait.seat))
         if step % 5 == 0:
