@@ -42,7 +42,7 @@ CALAMITY_WORTH = -12  # what a calamity said to be offered is worth to the bot
 LIE_RATE = 0.3  # how often a calamity handed on is said to be a commodity
 LEAVE_RATE = 0.3  # how often a seat with nothing pending leaves the market rather than make an offer
 SPREAD_STOCK = 8  # stock kept beyond the next tax before tokens spread over new land
-PAYMENT_SETS = 10  # the most commodity sets whose every subset is tried as a payment
+PAYMENT_SETS = 8  # the most commodity sets whose every subset is tried as a payment
 TREASURY_KEPT = 8  # treasury kept for advances; more buys stack-9 cards
 PROTECTION = frozenset(
     {
@@ -385,7 +385,8 @@ def _distances(state: State, taken: frozenset[int], open_sites: Sequence[int]) -
 
 def _taken_areas(state: State, seat: int) -> frozenset[int]:
     """Areas the bot keeps out of: another player's units, a city, barbarians or a pirate city."""
-    found = {area for area, owner in enumerate(state.cities) if owner != NOBODY}
+    cities = state.cities
+    found = {area for area in range(len(cities)) if cities[area] != NOBODY}
     found |= state.foreign()
     for other, nation in enumerate(state.players):
         if other != seat:
@@ -668,7 +669,9 @@ def _payment(
                 continue
             rest = list((Counter(hand) - Counter(spend)).elements())
             excess = max(0, len(rest) - limit)
-            lost = tc.hand_value(rest) - tc.hand_value(_without(rest, adv.least_loss(rest, excess)))
+            lost = 0
+            if excess:
+                lost = tc.hand_value(rest) - tc.hand_value(_without(rest, adv.least_loss(rest, excess)))
             waste = (max(0, value - due) + lost, -max(0, due - value))
             if best is None or waste < best[0]:
                 best = (waste, spend)
