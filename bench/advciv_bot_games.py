@@ -22,7 +22,7 @@ from app.games.advciv.cards import CIV_CARDS
 from app.games.advciv.scoring import FINISHED
 from app.games.contract import Event
 
-MAX_ORDERS = 60_000
+MAX_ORDERS = 30_000
 
 
 def advciv_contents(events: Iterable[Event]) -> Counter[str]:

@@ -37,6 +37,7 @@ from app.games.contract import RuleError
 from app.games.kit.legal import awaited
 
 SITE_TOKENS = flow.SITE_COST  # tokens gathered on a free city site to build there
+PIRATE_ATTACK = cards.CITY_ATTACK_TOKENS + 3  # tokens sent together against a pirate city on a site
 SPREAD = 2  # tokens left in an area: two grow by two (§20.1)
 CALAMITY_WORTH = -12  # what a calamity said to be offered is worth to the bot
 LIE_RATE = 0.3  # how often a calamity handed on is said to be a commodity
@@ -273,6 +274,11 @@ def _moves(
         for site in reachable:
             if site in stuck:
                 gathered = _gather(site, SITE_TOKENS, planned, free, lambda a, to=site: pooled(a, to))
+                if gathered is not None:
+                    yield gathered
+        for pirate in state.pirates:
+            if pirate in near:
+                gathered = _gather(pirate, PIRATE_ATTACK, planned, free, spare)
                 if gathered is not None:
                     yield gathered
         yield from _off_site(planned, free, site_set, spare)
