@@ -31,6 +31,7 @@ from app.games.advciv import market as mk
 from app.games.advciv import trade_cards as tc
 from app.games.advciv.model import NOBODY, State, public_score
 from app.games.advciv.orders import Legal
+from app.games.advciv.phases import awaited as waited
 from app.games.advciv.phases import free_tokens, legal_for, ship_targets
 from app.games.advciv.tables import KEYS, LAND, LAND_REACH, LIMITS
 from app.games.contract import RuleError
@@ -65,7 +66,7 @@ PROTECTION = frozenset(
 
 def bot_order(state: State, seat: int, rng: random.Random) -> dict[str, Any]:
     """The bot's order for an awaited `seat` (RuleError if the game does not wait on it)."""
-    legal = awaited(legal_for(state, seat), "The game is not waiting for this seat.")
+    legal = awaited(legal_for(state, seat) if seat in waited(state) else None)
     phase = state.phase
     if phase == "start":
         return legal.choices[rng.randrange(len(legal.choices))].order.model_dump(mode="json")
