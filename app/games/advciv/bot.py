@@ -38,7 +38,7 @@ from app.games.contract import RuleError
 from app.games.kit.legal import awaited
 
 SITE_TOKENS = flow.SITE_COST  # tokens gathered on a free city site to build there
-PIRATE_ATTACK = cards.CITY_ATTACK_TOKENS + 3  # tokens sent together against a pirate city on a site
+PIRATE_ATTACK = cards.CITY_ATTACK_TOKENS + 1  # tokens sent together against a pirate city on a site
 SPREAD = 2  # tokens left in an area: two grow by two (§20.1)
 CALAMITY_WORTH = -12  # what a calamity said to be offered is worth to the bot
 LIE_RATE = 0.3  # how often a calamity handed on is said to be a commodity
