@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 from pydantic.json_schema import SkipJsonSchema
 
-from app.games.advciv import scoring, setup
+from app.games.advciv import bot, scoring, setup
 from app.games.advciv.model import State, dump, final_score, load, options_set
 from app.games.advciv.orders import CLOCK_ORDER, TRADE_ORDERS, Legal, Order, parse_order
 from app.games.advciv.phases import handle, legal_for, mark_first_actor, sample, waits
@@ -141,6 +141,10 @@ class AdvcivRules(KitRules[State, Legal]):
 
     def sample_order(self, state: State, seat: int, rng: random.Random) -> Mapping[str, Any]:
         return sample(state, seat, self.awaited_legal(state, seat), rng)
+
+    def bot_order(self, state: State, seat: int, rng: random.Random) -> Mapping[str, Any]:
+        """The heuristic player's order (`bot.py`): pure, seeded by `rng`, from what the seat may know."""
+        return bot.bot_order(state, seat, rng)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
         return build_view(state, seat)
