@@ -32,12 +32,12 @@ def shop_rows(page: str) -> dict[str, str]:
     """The shop's rows by card, their HTML entities read."""
     shop = page[page.index('class="ac-table ac-shop"') :]
     shop = shop[: shop.index("</table>")]
-    rows = re.findall(r'<tr class="g-[^"]*">(.*?)</tr>', shop, re.S)
+    cards = re.findall(r'<tbody class="ac-shop-card">(.*?)</tbody>', shop, re.S)
     found = {}
-    for row in rows:
-        key = re.search(r'value="(\w+)"', row)
+    for card in cards:
+        key = re.search(r'value="(\w+)"', card)
         if key:
-            found[key.group(1)] = html.unescape(row)
+            found[key.group(1)] = html.unescape(card)
     return found
 
 
