@@ -90,10 +90,16 @@ def tables_fit_or_scroll_inside(page: Any, where: str) -> None:
         assert box["inner"] <= box["shown"] or box["overflow"] in ("auto", "scroll"), f"{where}: {box}"
         assert box["last"] > 0, f"{where}: the last column is squeezed out {box}"
     wide = page.evaluate(
-        """() => Array.from(document.querySelectorAll('.ac-points .ac-scroll, .ac-final .ac-scroll'))
+        """() => Array.from(document.querySelectorAll('.ac-points .ac-scroll'))
             .filter((box) => box.scrollWidth > box.clientWidth).length"""
     )
-    assert wide == 0, f"{where}: the points or final score table is wider than the screen"
+    assert wide == 0, f"{where}: the points table is wider than the screen"
+    total = page.evaluate(
+        """() => Array.from(document.querySelectorAll('.ac-final .ac-scroll')).map((box) =>
+            box.querySelector('th.total').getBoundingClientRect().right
+                <= box.getBoundingClientRect().right)"""
+    )
+    assert all(total), f"{where}: the final score's Total is out of sight"
     hidden = page.evaluate(
         """() => Array.from(document.querySelectorAll('.ac .ac-scroll')).filter((box) => {
             box.scrollLeft = box.scrollWidth;
