@@ -279,3 +279,17 @@ def test_the_market_the_shop_and_the_final_score_fit_a_phone(
                 shoot(page, where, selector)
                 no_sideways_scroll(page, where)
                 tables_fit_or_scroll_inside(page, where)
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "fr-FR"])
+def test_the_rules_page_shows_what_each_card_does_without_opening_it(
+    live_server: str, touch_screens: Any, locale: str
+) -> None:
+    for viewport, size in ((DESKTOP, "desktop"), (PHONE, "phone")):
+        page = touch_screens(viewport, locale)
+        page.goto(f"{live_server}/rules/advciv#civ-cards")
+        lines = page.locator("#civ-cards summary .ac-effect")
+        assert lines.count() == 24
+        assert all(line.is_visible() for line in lines.all())
+        no_sideways_scroll(page, f"rules-{size}-{locale}")
+        shoot(page, f"rules-{size}-{locale[:2]}")
