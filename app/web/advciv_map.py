@@ -89,7 +89,11 @@ def printed_board(players: int) -> Markup:
         )
         x, y = drawing.labels.get(area.key, (0.0, 0.0))
         marks.append(_marks(area, x, y, playing[area.index]))
-        names.append(f'<text class="ac-name" x="{x:g}" y="{y - 26:g}">{escape(area.name)}</text>')
+        names.append(
+            f'<text class="ac-name{"" if playing[area.index] else " out"}" data-area="{escape(area.key)}" '
+            f'x="{x:g}" y="{y - 26:g}">'
+            f"{escape(area.name)}</text>"
+        )
     return Markup(
         '<g class="ac-areas">'
         + "".join(shapes)

@@ -147,6 +147,31 @@ def _card_order(card: str) -> tuple[int, str]:
 # --- phase 12: civilization cards -----------------------------------------------------------------------
 
 
+def card_facts() -> dict[str, dict[str, Any]]:
+    """What each civilization card does, as the shop and the rules page show it: its one line (translated
+    where it is shown), its groups and price, the card it needs, and the credits it gives: so much off every
+    other card of a group, then so much off named cards (§32)."""
+    return {
+        card.key: {
+            "card": card.key,
+            "summary": civ.SUMMARIES[card.key],
+            "groups": list(card.groups),
+            "cost": card.cost,
+            "requires": card.requires,
+            "group_credits": [
+                {"group": group, "value": value} for group, value in civ.GROUP_CREDITS.get(card.key, ())
+            ],
+            "card_credits": [
+                {"card": target, "value": value}
+                for target, value in sorted(
+                    civ.CARD_CREDITS.get(card.key, ()), key=lambda pair: (-pair[1], pair[0])
+                )
+            ],
+        }
+        for card in civ.CIV_CARDS.values()
+    }
+
+
 def advances_panel(board: Mapping[str, Any], seat: int | None) -> dict[str, Any] | None:
     """Phase 12 for the viewer: the shop with credits, the cart and the cards to spend and discard pre-filled
     with the default at the time limit, what the treasury pays; every player's civilization cards."""
@@ -156,7 +181,7 @@ def advances_panel(board: Mapping[str, Any], seat: int | None) -> dict[str, Any]
         {"seat": row["seat"], "nation": row["nation"], "cards": _by_group(row.get("cards", ()))}
         for row in board.get("nations", ())
     ]
-    panel: dict[str, Any] = {"owners": owners, "asked": False}
+    panel: dict[str, Any] = {"owners": owners, "asked": False, "facts": card_facts()}
     legal = board.get("legal") or {}
     if legal.get("phase") != "advances" or seat is None:
         return panel

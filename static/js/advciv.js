@@ -22,6 +22,7 @@
 
   var ZOOM_STEP = 1.4;
   var MAX_ZOOM = 8;
+  var CROWDED = 3.4;  // map units per screen pixel beyond which the area names run into each other
   var DRAG_THRESHOLD = 6;
   var saved = { box: null, source: null, ship: false };  // survives the live swaps of the board
 
@@ -76,6 +77,10 @@
     saved.box = { x: x, y: y, w: w, h: h };
     var zoom = full.w / w;
     svg.classList.toggle("zoomed", zoom > 1.6);
+    var width = svg.getBoundingClientRect().width;
+    var perPixel = width ? w / width : 0;
+    svg.style.setProperty("--ac-px", String(Math.round(perPixel * 1000) / 1000));
+    svg.classList.toggle("crowded", perPixel > CROWDED);
     var level = document.querySelector(".ac-zoom-level");
     if (level) { level.textContent = Math.round(zoom * 100) + " %"; }
   }
@@ -117,6 +122,10 @@
   document.addEventListener("pointerdown", function (event) {
     var svg = event.target.closest && event.target.closest("svg.ac-map");
     if (!svg || (event.pointerType === "mouse" && event.button !== 0)) { return; }
+    // A tap must not scroll the page to the area it focuses (an area reaches far beyond the screen).
+    event.preventDefault();
+    var focusable = event.target.closest("[tabindex]");
+    if (focusable) { focusable.focus({ preventScroll: true }); }
     pointers[event.pointerId] = { x: event.clientX, y: event.clientY };
     var list = pointerList();
     if (list.length === 1) {
@@ -295,7 +304,7 @@
     });
     box.hidden = false;
     mark([to], "chosen");
-    count.focus();
+    count.focus({ preventScroll: true });
   }
 
   function submit(form) {

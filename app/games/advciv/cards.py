@@ -117,6 +117,43 @@ EFFECTS: Final[tuple[Effect, ...]] = (
     Effect(AGRICULTURE, 8, "32.241", "A reduced city becomes one token more."),
 )
 
+# One line per card for the shop and the rules page: its special ability and the calamities it softens
+# or worsens (§30, §32), gathered from `EFFECTS` above, `advances.EFFECTS` and the calamity functions.
+SUMMARIES: Final[dict[str, str]] = {
+    POTTERY: "Famine: each Grain card shown saves 4 unit points.",
+    CLOTH_MAKING: "Ships move 5 areas instead of 4.",
+    METALWORKING: "In a conflict, removes its tokens after every non-holder.",
+    AGRICULTURE: "Population limit +1 where only its tokens stand; a reduced city leaves one token more.",
+    ROADBUILDING: "Tokens may cross a first land area into a second. Worse Epidemic (+5), Civil Disorder and "
+    "Iconoclasm and Heresy (+1 city).",
+    MINING: "One more card in a set of Iron, Bronze, Silver, Gems or Gold when paying. Slave Revolt: "
+    "5 tokens more.",
+    ENGINEERING: "Attacks a city with 6 tokens; its own cities need 8. Earthquake and Flood only reduce its "
+    "city; Flood: 7 unit points at most.",
+    ASTRONOMY: "Ships may enter open sea.",
+    COINAGE: "Tax may be 1 or 3 tokens per city instead of 2.",
+    MEDICINE: "Epidemic: 8 unit points fewer (5 for a secondary victim).",
+    MATHEMATICS: "No special ability: its credits.",
+    DRAMA_POETRY: "Civil Disorder: one city fewer reduced. Civil War: a first faction 5 unit points larger.",
+    MUSIC: "Civil Disorder: one city fewer reduced. Civil War: a first faction 5 unit points larger.",
+    ARCHITECTURE: "The treasury may pay up to half of one city a turn.",
+    LITERACY: "No special ability: its credits.",
+    LAW: "Civil Disorder and Iconoclasm and Heresy: one city fewer. Needed for Democracy and Philosophy.",
+    DEMOCRACY: "Cities never revolt for unpaid tax. Civil Disorder: one city fewer. Civil War: a first "
+    "faction 10 unit points larger.",
+    MILITARY: "Builds ships and moves after every non-holder. Civil Disorder: one city more; Civil War: "
+    "5 unit points lost by each faction.",
+    PHILOSOPHY: "Iconoclasm and Heresy: one city fewer, at most one named by others. Civil War: a smaller "
+    "first faction.",
+    MYSTICISM: "Superstition: 2 cities reduced instead of 3.",
+    DEISM: "Superstition: 1 city reduced instead of 3.",
+    ENLIGHTENMENT: "Superstition: no city reduced. Slave Revolt: 5 tokens fewer. Needed for Monotheism and "
+    "Theology.",
+    MONOTHEISM: "Once a turn, converts one neighbouring area to its own units. Iconoclasm and Heresy: one "
+    "city more.",
+    THEOLOGY: "Immune to Monotheism. Iconoclasm and Heresy: 3 cities fewer, none named by others.",
+}
+
 COPIES: Final = 8  # §3.1: eight of each card; §31.12: no limit on owners, so 8 players never run out
 
 # §32: credits toward every other card of a group (a two-group giver credits both of its groups).

@@ -20,6 +20,7 @@ from app.games.dragonstones import characters
 from app.games.dragonstones.rules import DragonstonesOptions
 from app.games.tigris import board as tigris
 from app.services.errors import not_found
+from app.web import advciv_market
 from app.web.deps import MaybeUser, render
 
 router = APIRouter()
@@ -68,6 +69,7 @@ def _advciv() -> dict[str, Any]:
         "groups": civ.GROUPS,
         "effects": _effects_by_card(),
         "credits": _credits_by_card(),
+        "card_facts": advciv_market.card_facts(),
         "copies": civ.COPIES,
         "calamities": trade_cards.CALAMITY_LIST,
     }
