@@ -17,14 +17,19 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.games import registry
 from app.games.contract import Event, GameRules, bot_order_of, created_options
+from bench.advciv_bot_games import advciv_contents
 
 MAX_ORDERS = 200_000
 
@@ -37,7 +42,7 @@ def event_kinds(events: list[Event]) -> Counter[str]:
 
 
 # game id -> what its games contained (default: `event_kinds`)
-CONTENTS: dict[str, Contents] = {}
+CONTENTS: dict[str, Contents] = {"advciv": advciv_contents}
 # game id -> the turns a finished game lasted, from its last state and its events
 TURNS: dict[str, TurnCount] = {
     "amunre": lambda state, events: int(state.round),
