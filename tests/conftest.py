@@ -156,3 +156,13 @@ def fresh_csrf(client: TestClient) -> str:
     token: str = client.get("/api/v1/me").json()["csrf_token"]
     client.headers["X-CSRF-Token"] = token
     return token
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The figures tests asked to show (the crawl's, per game) at the end of the run's output."""
+    from tests import summaries
+
+    if summaries.LINES:
+        terminalreporter.section("summary")
+        for line in summaries.LINES:
+            terminalreporter.write_line(line)
