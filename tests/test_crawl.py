@@ -14,6 +14,7 @@ One summary line per game goes to the end of the test run's output.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -39,9 +40,11 @@ from app.settings import Settings
 from app.web import ratelimit
 from app.web.emails import EmailRenderer
 from tests import summaries
+from tests import test_advciv_market_leaks as market_leaks
 from tests.conftest import sign_up
 from tests.games.advciv.test_setup_hidden import _hands_blurred
 from tests.games.test_bots import SCRAMBLERS
+from tests.test_advciv_web import put_state
 from tests.test_event_kinds import real_games
 from tests.web_views import CSRF, stop_clock
 
@@ -174,7 +177,10 @@ def mail_text(message: EmailMessage) -> str:
 
 
 def _advciv_scramble(state: Any, seat: int | None) -> Any:
-    return _hands_blurred(state, seat, random.Random(LEAK_SEED))
+    rng = random.Random(LEAK_SEED)
+    if state.market is not None and len(state.players) == market_leaks.PLAYERS:
+        return market_leaks.blurred(state, seat, rng)  # the true cards behind offers and trades too
+    return _hands_blurred(state, seat, rng)
 
 
 def scramble(rules: GameRules[Any], state: Any, viewer: int | None) -> Any:
@@ -212,6 +218,9 @@ class Tally:
         )
 
 
+Chooser = Callable[[Any, int], Mapping[str, Any]]  # (state, seat) -> the seat's order
+
+
 @dataclass
 class Crawl:
     rules: GameRules[Any]
@@ -222,11 +231,12 @@ class Crawl:
     seats: dict[int, TestClient]
     spectator: TestClient
     visitor: TestClient
-    rng: random.Random
+    rng: random.Random = field(default_factory=random.Random)
     now: datetime = START
     renderer: Recording = field(default_factory=Recording)
     outbox: Outbox = field(default_factory=Outbox)
     tally: Tally = field(default_factory=Tally)
+    replayable: bool = True  # the order log leads to the stored state
 
     # --- reading the game ---
 
@@ -247,20 +257,26 @@ class Crawl:
 
     # --- playing ---
 
-    def step(self) -> bool:
-        """One order, or a timeout; False once the game is over."""
+    def mixed(self, state: Any, seat: int) -> Mapping[str, Any]:
+        """Even seats play the bot, odd seats at random."""
+        play = bot_order_of(self.rules) if seat % 2 == 0 else None
+        # No bot yet (Advanced Civilization, for now): random play stands in for it.
+        return play(state, seat, self.rng) if play else self.rules.sample_order(state, seat, self.rng)
+
+    def step(
+        self, choose: Callable[[Any, int], Mapping[str, Any]] | None = None, timeouts: bool = True
+    ) -> bool:
+        """One order (`choose`'s, else `mixed`'s), or a timeout; False once the game is over."""
         state, version, status = self.state_and_version()
         waits = self.rules.waits(state)
         if status != "active" or not waits:
             return False
         self.now += STEP_TIME
-        if self.rng.random() < TIMEOUT_CHANCE:
+        if timeouts and self.rng.random() < TIMEOUT_CHANCE:
             self.time_out()
         else:
             seat = self.rng.choice(waits).seat
-            play = bot_order_of(self.rules) if seat % 2 == 0 else None
-            # No bot yet (Advanced Civilization, for now): random play stands in for it.
-            order = play(state, seat, self.rng) if play else self.rules.sample_order(state, seat, self.rng)
+            order = (choose or self.mixed)(state, seat)
             stop_clock(self.visitor, self.now)
             body = {"order": dict(order), "expected_version": version}
             answer = self.fetch(self.seats[seat], "POST", f"/api/v1/games/{self.game_id}/orders", json=body)
@@ -343,20 +359,21 @@ class Crawl:
     def read_all(self) -> None:
         """Every screen for every viewer at this version, and the leak check for one of them."""
         _, version, _ = self.state_and_version()
-        steps = self.fetch(self.visitor, "GET", f"/api/v1/games/{self.game_id}/replay")
-        step = steps.json()["orders"] if steps is not None and steps.status_code == 200 else None
-        if steps is not None and steps.status_code == 200 and not steps.json()["matches_stored_state"]:
-            self.tally.problems.append(f"the replay of version {version} differs from the stored state")
+        base = f"/games/{self.game_id}"
+        pages = [("page", base), ("fragment", f"{base}/fragment"), ("page", f"{base}/log")]
+        reads = [f"/api/v1{base}"]
+        if self.replayable:
+            steps = self.fetch(self.visitor, "GET", f"/api/v1{base}/replay")
+            if steps is not None and steps.status_code == 200:
+                pages.append(("page", f"{base}/replay?step={steps.json()['orders']}"))
+                if not steps.json()["matches_stored_state"]:
+                    self.tally.problems.append(
+                        f"the replay of version {version} differs from the stored state"
+                    )
+            reads.append(f"/api/v1{base}/replay")
         public_logs: dict[str, list[Any]] = {}
         for name, _seat, client in self.viewers():
-            base = f"/games/{self.game_id}"
-            replay = f"{base}/replay" + (f"?step={step}" if step is not None else "")
-            for kind, url in (
-                ("page", base),
-                ("fragment", f"{base}/fragment"),
-                ("page", f"{base}/log"),
-                ("page", replay),
-            ):
+            for kind, url in pages:
                 response = self.fetch(client, "GET", url)
                 if response is None:
                     continue
@@ -366,7 +383,7 @@ class Crawl:
                     self.tally.problems.append(f"{name}: GET {url}: {response.status_code}")
                     continue
                 self.check_html(f"{name}: GET {url} (version {version})", response.text)
-            for url in (f"/api/v1/games/{self.game_id}", f"/api/v1/games/{self.game_id}/replay"):
+            for url in reads:
                 response = self.fetch(client, "GET", url)
                 if response is not None and response.status_code != 200:
                     self.tally.problems.append(
@@ -434,11 +451,17 @@ class Crawl:
 
 
 def players_for(rules: GameRules[Any]) -> int:
-    return min(rules.max_players, max(rules.min_players, 3))
+    return PLAYERS.get(rules.id, min(rules.max_players, max(rules.min_players, 3)))
 
 
 def open_table(
-    rules: GameRules[Any], make_client: Any, db: Session, sessions: sessionmaker[Session], settings: Settings
+    rules: GameRules[Any],
+    make_client: Any,
+    db: Session,
+    sessions: sessionmaker[Session],
+    settings: Settings,
+    tally: Tally,
+    name: str = "Crawler",
 ) -> Crawl:
     """A game of `rules` created and joined through the API (half the seats in French, every mail sent at
     once), a logged-in spectator and an anonymous visitor."""
@@ -446,7 +469,7 @@ def open_table(
     clients = [make_client() for _ in range(players + 1)]
     stop_clock(clients[0], START)
     for index, client in enumerate(clients):
-        sign_up(client, f"Crawler{index}", language="fr" if index % 2 else "en")
+        sign_up(client, f"{name}{index}", language="fr" if index % 2 else "en")
     absence = {"eviction_preset": 12, "vote_after": 6}  # timeouts, but no seat evicted in a crawl
     body = {"game_type": rules.id, "players": players, "time_limit_hours": 24, "absence": absence}
     created = clients[0].post("/api/v1/games", json=body)
@@ -458,14 +481,18 @@ def open_table(
         client.get(f"/api/v1/games/{game_id}").json()["your_seat"]: client for client in clients[:players]
     }
     draft(db, game_id, seats)
-    for user in db.scalars(select(User)):
+    for user in db.scalars(select(User).where(User.display_name.startswith(name))):
         notify.save_preferences(
             db, user, notify.Preferences(dict.fromkeys(notify.CHOOSABLE, "immediate"), "", "", 8, True)
         )
     db.commit()
-    return Crawl(
-        rules, db, sessions, settings, game_id, seats, clients[players], make_client(), random.Random(players)
-    )
+    crawl = Crawl(rules, db, sessions, settings, game_id, seats, clients[players], make_client(), tally=tally)
+    crawl.rng = random.Random(game_id)
+    tally.games += 1
+    tally.viewers += len(crawl.viewers())
+    crawl.deliver_mail()
+    crawl.read_all()
+    return crawl
 
 
 def draft(db: Session, game_id: int, seats: Mapping[int, TestClient]) -> None:
@@ -483,6 +510,39 @@ def draft(db: Session, game_id: int, seats: Mapping[int, TestClient]) -> None:
         assert seats[seat].post(url, json={"choice": free[0]}).status_code == 200
 
 
+def advciv_market(crawl: Crawl, budget: int) -> None:
+    """Advanced Civilization's trade market, with lies: offers, answers, counters and trades whose cards are
+    not all what they are said to be, through the API. Until the game's bot reaches markets by itself, the
+    game is first put in the market position of the market's leak test (cities, and hands of commodities
+    and calamities), then played on from there."""
+    state, _, _ = crawl.state_and_version()
+    put_state(crawl.db, crawl.game_id, market_leaks.market_position(state, crawl.rng))
+    crawl.replayable = False  # the position was put in the store: the order log does not lead to it
+    sample_every = max(1, budget // SAMPLES)
+    lies = 0
+    for number in range(1, budget + 1):
+        trade = functools.partial(market_order, crawl.rng, 0.0 if number < budget * 3 // 4 else 0.3)
+        state = crawl.state_and_version()[0]
+        if state.phase != "trade" or not crawl.step(trade, timeouts=False):
+            break
+        lies += sum(offer.side.lies > 0 for offer in state.market.offers)
+        if number % sample_every == 0:
+            crawl.read_all()
+    crawl.read_all()
+    if not lies:
+        crawl.tally.problems.append("the market had no offer with a lie")
+
+
+def market_order(rng: random.Random, done_share: float, state: Any, seat: int) -> Mapping[str, Any]:
+    return market_leaks.market_order(state, seat, rng, done_share)
+
+
+# Play that bots and random orders do not reach in a crawl-sized game, before the mixed play.
+EPISODES: dict[str, Callable[[Crawl, int], None]] = {"advciv": advciv_market}
+EPISODE_ORDERS = 60
+PLAYERS = {"advciv": market_leaks.PLAYERS}
+
+
 @pytest.mark.parametrize("game", [rules.id for rules in real_games()])
 def test_every_screen_of_a_game_for_every_viewer(
     game: str,
@@ -495,23 +555,23 @@ def test_every_screen_of_a_game_for_every_viewer(
 ) -> None:
     monkeypatch.setattr(ratelimit, "REPLAYS_PER_MINUTE", 1_000_000)  # a crawl replays every sampled version
     rules = registry.get(game)
-    crawl = open_table(rules, make_client, db, sessions, settings)
-    crawl.tally.games = 1
-    crawl.tally.viewers = len(crawl.viewers())
+    tally = Tally()
+    crawl = open_table(rules, make_client, db, sessions, settings, tally)
     budget = ORDERS.get(game, DEFAULT_ORDERS)
     sample_every = max(1, budget // SAMPLES)
-    crawl.deliver_mail()
-    crawl.read_all()
     for number in range(1, budget + 1):
         if not crawl.step():
             break
         if number % sample_every == 0:
             crawl.read_all()
     crawl.read_all()  # the last version (the game over, for the short games)
+    episode = EPISODES.get(game)
+    if episode is not None:
+        episode(open_table(rules, make_client, db, sessions, settings, tally, "Trader"), EPISODE_ORDERS)
     database = "postgres" if database_url.startswith("postgres") else "sqlite"
-    summaries.add(crawl.tally.line(game, database))
-    print(crawl.tally.line(game, database))
-    assert crawl.tally.server_errors == 0 and crawl.tally.leaks == 0 and not crawl.tally.problems, "\n".join(
-        crawl.tally.problems[:20]
+    summaries.add(tally.line(game, database))
+    print(tally.line(game, database))
+    assert tally.server_errors == 0 and tally.leaks == 0 and not tally.problems, "\n".join(
+        tally.problems[:20]
     )
-    assert crawl.tally.mails and crawl.tally.timeouts and crawl.tally.blurred
+    assert tally.mails and tally.timeouts and tally.blurred
