@@ -29,6 +29,7 @@ from app.games.contract import Event, GameRules, bot_order_of
 from app.games.dragonstones.auction import rebid_legal
 from app.main import make_templates
 from app.services.mail.dispatch import Item, Letter
+from app.services.play import play
 from app.web.emails import EmailRenderer
 from app.web.i18n import Translator
 from app.web.pages.play import BOARD_DRAWINGS
@@ -60,6 +61,7 @@ UNTIL_ADVCIV_BOT = frozenset(
         "tax_rate_chosen",
     }
 )
+TIMEOUT_KINDS = frozenset({"platform:timeout", "platform:timeout_default"})
 LEAKED_SYNTAX = re.compile(r"\{\{|\}\}|\{%|%\}|\{#")
 BLANK_VALUE = re.compile(r"\b(None|Undefined|undefined)\b")
 
@@ -85,6 +87,11 @@ def emitted_kinds(game: str) -> set[str]:
             )
             found.add(kind.value)
     return found
+
+
+def expected_kinds(game: str) -> set[str]:
+    """The game's own kinds, and the platform's that carry the game's words (the default played)."""
+    return emitted_kinds(game) | TIMEOUT_KINDS
 
 
 def allowed_missing(rules: GameRules[Any]) -> set[str]:
@@ -164,8 +171,16 @@ def events_of_one_game(rules: GameRules[Any], seed: int) -> Iterator[Seen]:
             order = POLICIES[(seat + seed) % len(POLICIES)](rules, state, seat, rng)
         outcome = rules.apply(state, seat, order)
         state = outcome.state
-        for event in outcome.events:
+        timed_out = [] if found is not None or (seat + seed) % len(POLICIES) != 2 else timeout(seat, order)
+        for event in [*outcome.events, *timed_out]:
             yield stored(event, state)
+
+
+def timeout(seat: int, order: Mapping[str, Any]) -> list[Event]:
+    """What the platform logs when it plays the default at the time limit (as the seats playing the default
+    here do): its own events, made by its own function."""
+    held = SimpleNamespace(seats=[SimpleNamespace(number=seat, missed_turns=1)])
+    return play.timeout_events(held, seat, order)  # type: ignore[arg-type]
 
 
 def stored(event: Event, state: Any) -> Seen:
@@ -183,7 +198,7 @@ def shape(data: Mapping[str, Any]) -> tuple[tuple[str, str, bool], ...]:
 def examples(game: str) -> dict[str, list[Seen]]:
     """Up to `EXAMPLES` events of each kind, of different shapes, from as many games as needed."""
     rules = registry.get(game)
-    wanted = emitted_kinds(game) - allowed_missing(rules)
+    wanted = expected_kinds(game) - allowed_missing(rules)
     found: dict[str, list[Seen]] = {}
     for seed in range(GAMES_PER_RULES):
         for seen in events_of_one_game(rules, seed):
@@ -286,7 +301,7 @@ def test_the_kinds_are_found_in_the_rules() -> None:
 def test_every_kind_is_met_in_bot_and_random_games(game: str) -> None:
     rules = registry.get(game)
     met = examples(game).keys()
-    declared = emitted_kinds(game)
+    declared = expected_kinds(game)
     assert met <= declared, f"{game} emits kinds its source does not name: {sorted(met - declared)}"
     assert declared - allowed_missing(rules) - met == set(), f"{game}: never met in the games played"
     met_anyway = allowed_missing(rules) & met
@@ -323,3 +338,38 @@ def test_every_kind_renders_in_the_log_and_in_mails_in_both_languages(game: str)
                         f"{kind} ({place}): the French line is the English one: {lines[place, 'en']!r}"
                     )
     assert not failures, "\n".join(failures)
+
+
+# --- the platform's own kinds ------------------------------------------------------------------------------
+
+APP_ROOT = GAMES_ROOT.parent
+TEMPLATES = APP_ROOT.parent / "templates"
+PLATFORM_TEMPLATES = ("partials/platform_event.html", "moderation/_event.html")
+
+
+def platform_kinds() -> tuple[set[str], set[str]]:
+    """The platform's kinds named in the application's source: whole ones, and the prefixes of those made
+    by an f-string (`f"platform:moderation_{kind}"`)."""
+    whole: set[str] = set()
+    prefixes: set[str] = set()
+    for path in sorted(APP_ROOT.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if re.fullmatch(r"platform:[a-z_]*[a-z]", node.value):
+                    whole.add(node.value)
+            elif isinstance(node, ast.JoinedStr) and node.values:
+                first = node.values[0]
+                if isinstance(first, ast.Constant) and str(first.value).startswith("platform:"):
+                    prefixes.add(str(first.value))
+    return whole, prefixes
+
+
+def test_every_platform_kind_has_its_own_words() -> None:
+    """Each kind the platform writes in a log has its branch in the platform's templates (the timeouts,
+    which carry each game's words, are rendered from real events above)."""
+    whole, prefixes = platform_kinds()
+    assert TIMEOUT_KINDS | {"platform:game_started", "platform:seat_taken"} <= whole
+    assert prefixes == {"platform:moderation_"}
+    words = "".join((TEMPLATES / name).read_text(encoding="utf-8") for name in PLATFORM_TEMPLATES)
+    assert not {kind for kind in whole if f'event.kind == "{kind}"' not in words}
+    assert not {prefix for prefix in prefixes if f'event.kind.startswith("{prefix}")' not in words}
