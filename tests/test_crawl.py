@@ -52,7 +52,7 @@ START = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 STEP_TIME = timedelta(minutes=7)
 # Orders played per game, and versions read in full among them (spread evenly): the crawl's budget.
 ORDERS = {"advciv": 120}
-DEFAULT_ORDERS = 400
+DEFAULT_ORDERS = 250  # the short games end in about 150 to 220 orders
 SAMPLES = 10
 TIMEOUT_CHANCE = 0.04  # at each step, the awaited seats let their time run out instead
 LEAK_SEED = 26
@@ -448,6 +448,13 @@ class Crawl:
         base = f"/games/{self.game_id}"
         urls = (base, f"{base}/fragment", f"/api/v1{base}", f"/api/v1{base}/log")
         return tuple(CSRF.sub(r"\1", client.get(url).text) for url in urls)
+
+
+def test_the_tag_check_finds_an_element_left_open_or_closed_twice() -> None:
+    assert html_problems("<ul><li>one<li>two</ul><p>text<br><img src=x></p>") == []
+    assert html_problems("<section><div>text</section>") == ["<div> left open by </section> (line 1)"]
+    assert html_problems("<div></div></div>") == ["</div> closes nothing (line 1)"]
+    assert html_problems("<main><svg><path d='M0'/></svg>") == ["<main> never closed"]
 
 
 def players_for(rules: GameRules[Any]) -> int:
