@@ -15,6 +15,7 @@ One summary line per game goes to the end of the test run's output.
 from __future__ import annotations
 
 import functools
+import html
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -56,6 +57,7 @@ DEFAULT_ORDERS = 250  # the short games end in about 150 to 220 orders
 SAMPLES = 10
 TIMEOUT_CHANCE = 0.04  # at each step, the awaited seats let their time run out instead
 LEAK_SEED = 26
+OLDER_LOG = re.compile(r'href="(/games/\d+/log\?before=\d+)"')
 
 
 @pytest.fixture
@@ -365,7 +367,9 @@ class Crawl:
         if self.replayable:
             steps = self.fetch(self.visitor, "GET", f"/api/v1{base}/replay")
             if steps is not None and steps.status_code == 200:
-                pages.append(("page", f"{base}/replay?step={steps.json()['orders']}"))
+                orders = steps.json()["orders"]
+                pages.append(("page", f"{base}/replay?step={orders}"))
+                pages.append(("page", f"{base}/replay?step={self.rng.randint(0, orders)}"))  # an earlier one
                 if not steps.json()["matches_stored_state"]:
                     self.tally.problems.append(
                         f"the replay of version {version} differs from the stored state"
@@ -373,7 +377,8 @@ class Crawl:
             reads.append(f"/api/v1{base}/replay")
         public_logs: dict[str, list[Any]] = {}
         for name, _seat, client in self.viewers():
-            for kind, url in pages:
+            todo = list(pages)  # the log's older page joins it when there is one
+            for kind, url in todo:
                 response = self.fetch(client, "GET", url)
                 if response is None:
                     continue
@@ -383,6 +388,9 @@ class Crawl:
                     self.tally.problems.append(f"{name}: GET {url}: {response.status_code}")
                     continue
                 self.check_html(f"{name}: GET {url} (version {version})", response.text)
+                older = OLDER_LOG.search(response.text) if url.endswith("/log") else None
+                if older is not None:
+                    todo.append(("page", html.unescape(older.group(1))))
             for url in reads:
                 response = self.fetch(client, "GET", url)
                 if response is not None and response.status_code != 200:
