@@ -57,6 +57,7 @@ DEFAULT_ORDERS = 250  # the short games end in about 150 to 220 orders
 SAMPLES = 10
 TIMEOUT_CHANCE = 0.04  # at each step, the awaited seats let their time run out instead
 LEAK_SEED = 26
+PUBLIC_LINE = re.compile(r'<li class="(?: rolled-back)?">(.*?)</li>', re.DOTALL)
 OLDER_LOG = re.compile(r'href="(/games/\d+/log\?before=\d+)"')
 
 
@@ -376,6 +377,7 @@ class Crawl:
                     )
             reads.append(f"/api/v1{base}/replay")
         public_logs: dict[str, list[Any]] = {}
+        public_lines: dict[str, dict[str, list[str]]] = {}  # by language, by viewer: the log page's lines
         for name, _seat, client in self.viewers():
             todo = list(pages)  # the log's older page joins it when there is one
             for kind, url in todo:
@@ -388,6 +390,9 @@ class Crawl:
                     self.tally.problems.append(f"{name}: GET {url}: {response.status_code}")
                     continue
                 self.check_html(f"{name}: GET {url} (version {version})", response.text)
+                if url.endswith("/log"):
+                    language = response.headers.get("content-language", "")
+                    public_lines.setdefault(language, {})[name] = PUBLIC_LINE.findall(response.text)
                 older = OLDER_LOG.search(response.text) if url.endswith("/log") else None
                 if older is not None:
                     todo.append(("page", html.unescape(older.group(1))))
@@ -401,6 +406,8 @@ class Crawl:
             if log is not None and log.status_code == 200:
                 public_logs[name] = [(e["seq"], e["kind"], e["data"]) for e in log.json() if not e["private"]]
         self.compare_public_logs(public_logs)
+        for lines in public_lines.values():
+            self.compare_public_lines(lines)
         self.tally.versions += 1
         self.check_leaks()
 
@@ -421,6 +428,16 @@ class Crawl:
         for name, entries in shown.items():
             if entries != reference:
                 self.tally.problems.append(f"{name} reads other public log entries than the visitor")
+
+    def compare_public_lines(self, lines: Mapping[str, list[str]]) -> None:
+        """The log page's public lines, newest first, as viewers of one language read them: the same, but
+        for how many fit on the page beside a seat's own private ones."""
+        for name, mine in lines.items():
+            for other, theirs in lines.items():
+                shorter, longer = sorted((mine, theirs), key=len)
+                if longer[: len(shorter)] != shorter:
+                    self.tally.problems.append(f"{name} and {other} read different public lines in the log")
+                    return
 
     def check_leaks(self) -> None:
         """One viewer in turn: its screens are the same when what it may not know is changed."""
