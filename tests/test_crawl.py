@@ -289,6 +289,25 @@ class Crawl:
         self.deliver_mail()
         return True
 
+    def hand_over(self, seat: int, newcomer: TestClient) -> None:
+        """The seat's player quits (every screen is read while the seat is open) and `newcomer` takes it."""
+        quitting = self.seats[seat]
+        answer = self.fetch(
+            quitting, "POST", f"/api/v1/games/{self.game_id}/quit", json={"replacement": None}
+        )
+        if answer is None or answer.status_code != 200:
+            self.tally.problems.append(f"seat {seat} could not quit: {answer.text if answer else ''}")
+            return
+        self.deliver_mail()
+        self.read_all()
+        answer = self.fetch(newcomer, "POST", f"/api/v1/games/{self.game_id}/seats/{seat}/take")
+        if answer is None or answer.status_code != 200:
+            self.tally.problems.append(f"seat {seat} could not be taken: {answer.text if answer else ''}")
+            return
+        self.seats[seat] = newcomer
+        self.deliver_mail()
+        self.tally.viewers += 1
+
     def time_out(self) -> None:
         """The earliest deadline passes: the sweeper plays the default for the seats it falls on."""
         query = select(WaitRow.deadline_at).where(WaitRow.game_id == self.game_id)
@@ -363,7 +382,12 @@ class Crawl:
         """Every screen for every viewer at this version, and the leak check for one of them."""
         _, version, _ = self.state_and_version()
         base = f"/games/{self.game_id}"
-        pages = [("page", base), ("fragment", f"{base}/fragment"), ("page", f"{base}/log")]
+        pages = [
+            ("page", base),
+            ("fragment", f"{base}/fragment"),
+            ("page", f"{base}/log"),
+            ("page", f"{base}/seats"),
+        ]
         reads = [f"/api/v1{base}"]
         if self.replayable:
             steps = self.fetch(self.visitor, "GET", f"/api/v1{base}/replay")
@@ -594,6 +618,10 @@ def test_every_screen_of_a_game_for_every_viewer(
     for number in range(1, budget + 1):
         if not crawl.step():
             break
+        if number == budget // 3:  # a seat changes hands, by quitting and taking over
+            newcomer = make_client()
+            sign_up(newcomer, "Newcomer")
+            crawl.hand_over(1, newcomer)
         if number % sample_every == 0:
             crawl.read_all()
     crawl.read_all()  # the last version (the game over, for the short games)
