@@ -25,7 +25,7 @@ import pytest
 from jinja2 import Environment
 
 from app.games import registry
-from app.games.contract import Event, GameRules, bot_order_of
+from app.games.contract import Event, GameRules, RuleError, bot_order_of, clock_order_of
 from app.games.dragonstones.auction import rebid_legal
 from app.main import make_templates
 from app.services.mail.dispatch import Item, Letter
@@ -38,6 +38,7 @@ GAMES_ROOT = Path(__file__).resolve().parent.parent / "app" / "games"
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 LANGUAGES = ("en", "fr")
 GAMES_PER_RULES = 100  # games played at most, until every kind has been met
+LONG_GAMES = {"advciv": 8}  # games played at most for a game whose games are long
 MAX_ORDERS = 4000  # orders per game at most (a random Advanced Civilization game runs far longer)
 EXAMPLES = 4  # events kept per kind: the first of each shape of its data, up to this many
 
@@ -135,7 +136,10 @@ def by_default(rules: GameRules[Any], state: Any, seat: int, rng: random.Random)
 POLICIES: tuple[Policy, ...] = (by_bot, at_random, by_default)
 
 
-def _dragonstones_rebid(state: Any, rng: random.Random) -> tuple[int, Mapping[str, Any]] | None:
+SeatOrder = tuple[int, Mapping[str, Any]]
+
+
+def _dragonstones_rebid(state: Any, rng: random.Random) -> SeatOrder | None:
     """A seat changing its sealed bid (an order the game does not wait for), to the same bid."""
     seats = [seat for seat in range(len(state.players)) if rebid_legal(state, seat) is not None]
     if not seats:
@@ -147,23 +151,24 @@ def _dragonstones_rebid(state: Any, rng: random.Random) -> tuple[int, Mapping[st
 
 
 # Orders a seat may send while the game does not wait on it, which neither bots nor `sample_order` send.
-UNAWAITED: dict[str, Callable[[Any, random.Random], tuple[int, Mapping[str, Any]] | None]] = {
+UNAWAITED: dict[str, Callable[[Any, random.Random], SeatOrder | None]] = {
     "dragonstones": _dragonstones_rebid,
 }
 UNAWAITED_CHANCE = 0.05
+CLOCK_CHANCE = 0.05
 
 
 def events_of_one_game(rules: GameRules[Any], seed: int) -> Iterator[Seen]:
-    """A game where seat s plays `POLICIES[(s + seed) % 3]` (bot, random, the site's default)."""
+    """A game where seat s plays `POLICIES[(s + seed) % 3]` (bot, random, the site's default), with now and
+    then an order the game does not wait for, or the clock's order in a trade market (its embargo ends)."""
     rng = random.Random(seed)
     players = rules.min_players + seed % (rules.max_players - rules.min_players + 1)
     state = rules.new_game(rules.Options(), players, seed)
-    unawaited = UNAWAITED.get(rules.id)
     for _ in range(MAX_ORDERS):
         waits = rules.waits(state)
         if not waits:
             return
-        found = unawaited(state, rng) if unawaited and rng.random() < UNAWAITED_CHANCE else None
+        found = extra_order(rules, state, rng)
         if found is not None:
             seat, order = found
         else:
@@ -174,6 +179,25 @@ def events_of_one_game(rules: GameRules[Any], seed: int) -> Iterator[Seen]:
         timed_out = [] if found is not None or (seat + seed) % len(POLICIES) != 2 else timeout(seat, order)
         for event in [*outcome.events, *timed_out]:
             yield stored(event, state)
+
+
+def extra_order(
+    rules: GameRules[Any], state: Any, rng: random.Random
+) -> tuple[int, Mapping[str, Any]] | None:
+    """Now and then, an order the game does not wait for (`UNAWAITED`), or the clock's order in a market,
+    from its lowest seat, as the platform sends it when the embargo ends; None: an awaited seat plays."""
+    unawaited = UNAWAITED.get(rules.id)
+    if unawaited is not None and rng.random() < UNAWAITED_CHANCE:
+        return unawaited(state, rng)
+    clock = clock_order_of(rules)
+    in_market = sorted(wait.seat for wait in rules.waits(state) if wait.market)
+    if clock is None or not in_market or rng.random() >= CLOCK_CHANCE:
+        return None
+    try:
+        rules.apply(state, in_market[0], clock)
+    except RuleError:  # no embargo to end now
+        return None
+    return in_market[0], clock
 
 
 def timeout(seat: int, order: Mapping[str, Any]) -> list[Event]:
@@ -200,7 +224,7 @@ def examples(game: str) -> dict[str, list[Seen]]:
     rules = registry.get(game)
     wanted = expected_kinds(game) - allowed_missing(rules)
     found: dict[str, list[Seen]] = {}
-    for seed in range(GAMES_PER_RULES):
+    for seed in range(LONG_GAMES.get(game, GAMES_PER_RULES)):
         for seen in events_of_one_game(rules, seed):
             kept = found.setdefault(seen.kind, [])
             if len(kept) < EXAMPLES and shape(seen.data) not in {shape(other.data) for other in kept}:
