@@ -20,7 +20,7 @@ from app.db import Base, make_engine, session_factory
 from app.games import registry
 from app.main import create_app
 from app.settings import Settings
-from tests import fakegame
+from tests import fakegame, summaries
 
 
 def _database_of_this_worker(url: str) -> str:
@@ -156,3 +156,23 @@ def fresh_csrf(client: TestClient) -> str:
     token: str = client.get("/api/v1/me").json()["csrf_token"]
     client.headers["X-CSRF-Token"] = token
     return token
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The figures tests asked to show (the crawl's, per game) at the end of the run's output."""
+    if summaries.LINES:
+        terminalreporter.section("summary")
+        for line in summaries.LINES:
+            terminalreporter.write_line(line)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Under pytest-xdist, a worker hands its summary lines to the controller, which prints them."""
+    worker_output = getattr(session.config, "workeroutput", None)
+    if worker_output is not None:
+        worker_output["summaries"] = list(summaries.LINES)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    summaries.LINES.extend(getattr(node, "workeroutput", {}).get("summaries", []))
