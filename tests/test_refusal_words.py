@@ -1,4 +1,4 @@
-"""Refusals speak people's words: a validation error is a sentence about the field, in the viewer's language."""
+"""Refusals in people's words: a validation error is a sentence about its field, in the viewer's language."""
 
 from __future__ import annotations
 
@@ -23,7 +23,9 @@ def api_sign_up(client: TestClient, body: dict[str, str], language: str) -> dict
     ("language", "sentence"),
     [("en", "The e-mail address is required."), ("fr", "L'adresse e-mail est obligatoire.")],
 )
-def test_an_empty_sign_up_says_which_field_is_missing(client: TestClient, language: str, sentence: str) -> None:
+def test_an_empty_sign_up_says_which_field_is_missing(
+    client: TestClient, language: str, sentence: str
+) -> None:
     error = api_sign_up(client, {}, language)
     assert error == {"code": "invalid_input", "message": sentence, "field": "email"}
 

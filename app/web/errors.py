@@ -99,8 +99,9 @@ def _error_response(
     # Translated here, as plain text: a message is never trusted as HTML.
     words = translator(request, user)
     params = dict(error.params)
-    if isinstance(params.get("what"), str):  # a field's name as people say it (app.games.input_errors)
-        params["what"] = words.plain(params["what"])
+    what = params.get("what")
+    if isinstance(what, str):  # a field's name as people say it (app.games.input_errors)
+        params["what"] = words.plain(what)
     message = interpolate(words.language, words.plain(error.template), params)
     if wants_json:
         body: dict[str, Any] = {"code": error.code, "message": message, "field": error.field}

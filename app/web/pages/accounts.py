@@ -25,6 +25,7 @@ from app.web.refusals import local_path
 
 router = APIRouter()
 TextField = Annotated[str, Form(max_length=256)]
+NameField = Annotated[str, Form(max_length=80)]  # as the API's: one limit, one sentence
 
 
 def _home(target: str = "/") -> RedirectResponse:
@@ -43,9 +44,9 @@ def signup(
     session: DB,
     limiter: Limiter,
     settings: AppSettings,
+    display_name: NameField,  # in the form's order: an empty form is told about its first field
     email: TextField,
     password: TextField,
-    display_name: TextField,
     now: Now,
     language: Annotated[str, Form()] = "en",
     time_zone: Annotated[str, Form()] = "UTC",
@@ -128,7 +129,7 @@ def update_account(
     session: DB,
     user: CurrentUser,
     email: TextField,
-    display_name: TextField,
+    display_name: NameField,
     language: Annotated[str, Form()],
     time_zone: Annotated[str, Form()],
     now: Now,

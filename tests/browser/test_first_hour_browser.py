@@ -1,0 +1,80 @@
+"""A newcomer's first hour, in a real browser at both sizes and in both languages: refusals in people's
+words, forms that keep what was typed, help at hand, and players one click from their profiles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser.shots import keep_screenshot, size_name
+from tests.browser.test_accounts_browser import sign_up_in_browser
+from tests.browser.test_turns_browser import api
+
+SIZES = [(False, "en"), (True, "en"), (False, "fr"), (True, "fr")]
+
+
+def locale(language: str) -> str:
+    return "fr-FR" if language == "fr" else "en-GB"
+
+
+def two_player_game(alice: Any, bruno: Any, base: str) -> int:
+    game = api(alice, base, "POST", "/games", {"game_type": "fake", "players": 2, "time_limit_hours": 24})
+    api(bruno, base, "POST", f"/games/{game['id']}/join")
+    game_id: int = game["id"]
+    return game_id
+
+
+@pytest.mark.parametrize(("phone", "language"), SIZES)
+def test_an_empty_sign_up_and_an_over_long_name_get_sentences(
+    live_server: str, new_page: Any, phone: bool, language: str
+) -> None:
+    page = new_page(phone=phone, locale=locale(language))
+    page.goto(f"{live_server}/signup")
+    page.evaluate("document.querySelector('main form').noValidate = true")  # as a browser that checks nothing
+    page.click("main button[type=submit]")
+    refusal = page.locator("form .refusal")
+    refusal.wait_for()
+    wanted = "Le nom est obligatoire." if language == "fr" else "The name is required."
+    assert refusal.inner_text().strip() == wanted
+    assert page.locator("input[name=display_name]").get_attribute("aria-invalid") == "true"
+    keep_screenshot(page, f"signup-empty-{size_name(phone, language)}")
+
+    page.evaluate("document.querySelector('input[name=display_name]').removeAttribute('maxlength')")
+    page.evaluate("document.querySelector('main form').noValidate = true")
+    page.fill("input[name=display_name]", "x" * 300)
+    page.fill("input[name=email]", "long@example.com")
+    page.fill("input[name=password]", "a long enough password")
+    page.click("main button[type=submit]")
+    refusal = page.locator("form .refusal", has_text="80")
+    refusal.wait_for()
+    wanted = (
+        "Le nom doit compter au plus 80 caractères."
+        if language == "fr"
+        else "The name must have at most 80 characters."
+    )
+    assert refusal.inner_text().strip() == wanted
+    assert page.locator("input[name=email]").input_value() == "long@example.com"
+
+
+@pytest.mark.parametrize(("phone", "language"), SIZES)
+def test_a_refused_quit_keeps_the_name_and_says_why_beside_it(
+    live_server: str, new_page: Any, phone: bool, language: str
+) -> None:
+    alice, bruno = new_page(phone=phone, locale=locale(language)), new_page()
+    sign_up_in_browser(alice, live_server, "Alice", language=language)
+    sign_up_in_browser(bruno, live_server, "Bruno")
+    game_id = two_player_game(alice, bruno, live_server)
+    alice.goto(f"{live_server}/games/{game_id}")
+    quitting = alice.locator("details", has=alice.locator("form[action$='/quit']"))
+    quitting.locator("summary").click()
+    alice.fill("form[action$='/quit'] input[name=replacement]", "Nobody Known")
+    alice.click("form[action$='/quit'] button[type=submit]")
+
+    refusal = alice.locator("form[action$='/quit'] .refusal")
+    refusal.wait_for()
+    assert quitting.get_attribute("open") is not None
+    assert alice.locator("form[action$='/quit'] input[name=replacement]").input_value() == "Nobody Known"
+    assert alice.locator("#flash").inner_text().strip() == ""
+    refusal.scroll_into_view_if_needed()
+    keep_screenshot(alice, f"quit-refused-{size_name(phone, language)}")
