@@ -3,7 +3,12 @@ away, and the smaller things."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
+from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
+
+from app.services.mail import notify
 
 from tests.conftest import sign_up
 from tests.moderation.helpers import page_token
@@ -31,3 +36,33 @@ def test_the_report_form_assumes_no_reason_and_asks_what_happened(client: TestCl
     unchosen = {**fields, "reason": "", "details": "Rude words"}
     refused = client.post("/reports", data=unchosen, headers={"Accept": "application/json"})
     assert refused.json()["error"]["message"] == "The reason is required."
+
+
+def test_help_is_in_the_navigation_and_links_each_games_rules(client: TestClient) -> None:
+    for logged_in in (False, True):
+        if logged_in:
+            sign_up(client, "Alice")
+        home = client.get("/").text
+        assert '<a href="/help">Help</a>' in home
+        help_page = client.get("/help").text
+        for game_type in ("advciv", "amunre", "dragonstones", "tigris"):
+            assert f'href="/rules/{game_type}"' in help_page
+        for section in ("help-game", "help-clock", "help-pauses", "help-queue"):
+            assert f'id="{section}"' in help_page
+    visitor = TestClient(client.app)
+    assert '<a href="/help">Aide</a>' in visitor.get("/help", headers={"Accept-Language": "fr"}).text
+
+
+def test_the_first_steps_card_goes_away_once_done(client: TestClient, db: Session) -> None:
+    me = sign_up(client, "Alice")
+    card = client.get("/").text
+    assert 'id="first-steps"' in card and "may take a few seconds" in card and 'href="/queue"' in card
+    client.put("/api/v1/queue/tigris", json={})
+    card = client.get("/").text
+    assert 'id="first-steps"' in card and "You are on your way into a game." in card
+    assert client.get("/rules/tigris").status_code == 200
+    assert "You have read a game's rules." in client.get("/").text
+    settings = notify.mail_settings(db, me["id"])
+    settings.verified_email, settings.verified_at = "alice@example.com", datetime.now(UTC)
+    db.commit()
+    assert 'id="first-steps"' not in client.get("/").text

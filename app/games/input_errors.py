@@ -39,7 +39,7 @@ FIELD_NAMES: dict[str, str] = {
     "text": N_("The message"),
     "subject": N_("The subject"),
     "players": N_("The number of players"),
-    "game_type": N_("The game"),
+    "game_type": N_("The game to play"),
     "province": N_("The province"),
     "card": N_("The card"),
     "colour": N_("The colour"),

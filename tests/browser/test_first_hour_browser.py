@@ -78,3 +78,48 @@ def test_a_refused_quit_keeps_the_name_and_says_why_beside_it(
     assert alice.locator("#flash").inner_text().strip() == ""
     refusal.scroll_into_view_if_needed()
     keep_screenshot(alice, f"quit-refused-{size_name(phone, language)}")
+
+
+@pytest.mark.parametrize(("phone", "language"), SIZES)
+def test_a_newcomer_follows_the_first_steps_into_the_queue(
+    live_server: str, new_page: Any, phone: bool, language: str
+) -> None:
+    page = new_page(phone=phone, locale=locale(language))
+    sign_up_in_browser(page, live_server, "Nina", language=language)
+    card = page.locator("#first-steps")
+    assert card.is_visible()
+    assert ("quelques secondes" if language == "fr" else "a few seconds") in card.inner_text()
+    assert card.bounding_box()["y"] < page.viewport_size["height"]  # seen without scrolling
+    keep_screenshot(page, f"first-steps-{size_name(phone, language)}")
+
+    card.locator("#first-steps-queue").click()
+    page.wait_for_url(f"{live_server}/queue")
+    page.select_option("select[name=game_type]", "tigris")
+    page.click("form[action='/queue'] button[type=submit]")
+    page.wait_for_url(f"{live_server}/queue")
+    if page.locator(".menu-toggle").is_visible():
+        page.click(".menu-toggle")
+    page.click("header a[href='/']")
+    page.wait_for_url(f"{live_server}/")
+    assert "tigris" in page.locator(".queue-status").inner_text().lower()
+    done = page.locator("#first-steps li.done")
+    assert done.count() == 1 and ("partie" if language == "fr" else "game") in done.inner_text()
+
+    page.locator("#first-steps a[href='/rules/dragonstones']").click()
+    page.wait_for_url(f"{live_server}/rules/dragonstones")
+    page.goto(f"{live_server}/")
+    assert page.locator("#first-steps li.done").count() == 2
+    keep_screenshot(page, f"first-steps-queued-{size_name(phone, language)}")
+
+
+@pytest.mark.parametrize(("phone", "language"), SIZES)
+def test_help_is_one_click_away(live_server: str, new_page: Any, phone: bool, language: str) -> None:
+    page = new_page(phone=phone, locale=locale(language))
+    sign_up_in_browser(page, live_server, "Hugo", language=language)
+    if page.locator(".menu-toggle").is_visible():
+        page.click(".menu-toggle")
+    page.click("header a[href='/help']")
+    page.wait_for_url(f"{live_server}/help")
+    assert page.locator("#help-rules-list a").count() == 4
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    keep_screenshot(page, f"help-{size_name(phone, language)}")
