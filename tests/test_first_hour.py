@@ -9,7 +9,6 @@ from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
 from app.services.mail import notify
-
 from tests.conftest import sign_up
 from tests.moderation.helpers import page_token
 
