@@ -4,6 +4,7 @@ away, and the smaller things."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
@@ -65,3 +66,21 @@ def test_the_first_steps_card_goes_away_once_done(client: TestClient, db: Sessio
     settings.verified_email, settings.verified_at = "alice@example.com", datetime.now(UTC)
     db.commit()
     assert 'id="first-steps"' not in client.get("/").text
+
+
+def test_a_player_name_leads_to_the_profile(make_client: Any) -> None:
+    alice, bruno = make_client(), make_client()
+    sign_up(alice, "Alice")
+    bruno_id = sign_up(bruno, "Bruno")["id"]
+    game = alice.post("/api/v1/games", json={"game_type": "fake", "players": 2}).json()
+    bruno.post(f"/api/v1/games/{game['id']}/join")
+    bruno.post(f"/api/v1/games/{game['id']}/messages", json={"body": "Good luck"})
+    page = alice.get(f"/games/{game['id']}").text
+    assert '<a class="player" href="/players/Bruno">Bruno</a>' in page
+    version = alice.get(f"/api/v1/games/{game['id']}").json()["game"]["version"]
+    order = {"order": {"type": "pick", "value": 1}, "expected_version": version}
+    alice.post(f"/api/v1/games/{game['id']}/orders", json=order)
+    assert 'waiting for <a class="player" href="/players/Bruno">Bruno</a>' in alice.get("/").text
+    found = alice.get("/players/Bruno", follow_redirects=False)
+    assert found.status_code == 303 and found.headers["location"] == f"/users/{bruno_id}"
+    assert alice.get("/players/Nobody%20Here", headers={"Accept": "text/html"}).status_code == 404

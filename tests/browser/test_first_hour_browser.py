@@ -123,3 +123,19 @@ def test_help_is_one_click_away(live_server: str, new_page: Any, phone: bool, la
     assert page.locator("#help-rules-list a").count() == 4
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
     keep_screenshot(page, f"help-{size_name(phone, language)}")
+
+
+@pytest.mark.parametrize(("phone", "language"), SIZES)
+def test_a_player_opens_an_opponents_profile_from_the_game_page(
+    live_server: str, new_page: Any, phone: bool, language: str
+) -> None:
+    alice, bruno = new_page(phone=phone, locale=locale(language)), new_page()
+    sign_up_in_browser(alice, live_server, "Alice", language=language)
+    sign_up_in_browser(bruno, live_server, "Bruno")
+    game_id = two_player_game(alice, bruno, live_server)
+    alice.goto(f"{live_server}/games/{game_id}")
+    keep_screenshot(alice, f"game-names-{size_name(phone, language)}")
+    alice.locator("#game-status a.player", has_text="Bruno").first.click()
+    alice.wait_for_url(f"{live_server}/users/*")
+    assert "Bruno" in alice.locator("main h1").inner_text()
+    keep_screenshot(alice, f"profile-from-game-{size_name(phone, language)}")

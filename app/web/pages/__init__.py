@@ -31,7 +31,7 @@ from app.web.pages import (
 from app.web.pages import moderation as moderation_pages
 from app.web.pages import reports as report_pages
 from app.web.standings import final_places
-from app.web.text import linkify
+from app.web.text import linkify, player_link
 
 router = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
 router.include_router(lobby.router)
@@ -82,6 +82,7 @@ def install_filters(env: Environment) -> None:
     env.filters["time_left"] = time_left
     env.filters["final_places"] = final_places
     env.filters["linkify"] = linkify
+    env.filters["player_link"] = player_link
     env.filters["game_name"] = game_name_filter
     env.globals["rules_pages"] = frozenset(rules.REFERENCES)
     env.globals["common_passwords"] = sorted(COMMON_PASSWORDS)
