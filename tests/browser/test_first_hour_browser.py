@@ -139,3 +139,60 @@ def test_a_player_opens_an_opponents_profile_from_the_game_page(
     alice.wait_for_url(f"{live_server}/users/*")
     assert "Bruno" in alice.locator("main h1").inner_text()
     keep_screenshot(alice, f"profile-from-game-{size_name(phone, language)}")
+
+
+def game_of(base: str, pages: list[Any], game_type: str) -> int:
+    game = api(pages[0], base, "POST", "/games", {"game_type": game_type, "players": len(pages)})
+    for page in pages[1:]:
+        api(page, base, "POST", f"/games/{game['id']}/join")
+    game_id: int = game["id"]
+    return game_id
+
+
+def top(page: Any, selector: str) -> float:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return float(box["y"])
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_amun_re_on_a_phone_says_whose_turn_first(live_server: str, new_page: Any, language: str) -> None:
+    pages = [new_page(phone=index == 0, locale=locale(language)) for index in range(3)]
+    for page, name in zip(pages, ("Ada", "Ben", "Cyril"), strict=True):
+        sign_up_in_browser(page, live_server, name, language=language)
+    game_id = game_of(live_server, pages, "amunre")
+    for page in pages:
+        page.goto(f"{live_server}/games/{game_id}")
+        assert top(page, "#game-status") <= top(page, "#game-board")  # above it, or beside it on a desktop
+        if page.locator("#game-orders").is_visible():
+            assert top(page, "#game-status") < top(page, "#game-orders")
+    keep_screenshot(pages[0], f"amunre-first-{size_name(True, language)}")
+    keep_screenshot(pages[1], f"amunre-first-{size_name(False, language)}")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_tigris_on_a_phone_fits_the_thumb(live_server: str, new_page: Any, language: str) -> None:
+    alice, bob = new_page(phone=True, locale=locale(language)), new_page()
+    sign_up_in_browser(alice, live_server, "Alice", language=language)
+    sign_up_in_browser(bob, live_server, "Bob")
+    game_id = game_of(live_server, [alice, bob], "tigris")
+    first = alice if api(alice, live_server, "GET", f"/games/{game_id}")["your_seat"] == 0 else bob
+    first.set_viewport_size({"width": 390, "height": 844})
+    first.goto(f"{live_server}/games/{game_id}")
+    assert first.evaluate("document.documentElement.scrollWidth") <= 390
+    square = first.locator('.tg-map .sq[data-sq="A1"]').bounding_box()
+    assert square is not None and square["width"] >= 40
+    assert top(first, "#game-status") < top(first, "#game-orders")
+    first.click('button[data-piece="leader:red"]')
+    legal = first.locator(".tg-map .sq.legal").first
+    first.wait_for_function(
+        "() => { const r = document.querySelector('.tg-map .sq.legal').getBoundingClientRect();"
+        " return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth; }"
+    )
+    assert legal.is_visible()
+    keep_screenshot(first, f"tigris-picked-{size_name(True, language)}")
+    players = first.locator(".tg-players .tg-scroll")
+    players.scroll_into_view_if_needed()
+    box = players.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 390
+    keep_screenshot(first, f"tigris-players-{size_name(True, language)}")
