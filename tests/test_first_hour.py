@@ -84,3 +84,26 @@ def test_a_player_name_leads_to_the_profile(make_client: Any) -> None:
     found = alice.get("/players/Bruno", follow_redirects=False)
     assert found.status_code == 303 and found.headers["location"] == f"/users/{bruno_id}"
     assert alice.get("/players/Nobody%20Here", headers={"Accept": "text/html"}).status_code == 404
+
+
+def test_the_smaller_things(make_client: Any) -> None:
+    alice, bruno = make_client(), make_client()
+    sign_up(alice, "Alice")
+    sign_up(bruno, "Bruno", language="fr")
+    game = alice.post("/api/v1/games", json={"game_type": "fake", "players": 3}).json()
+    page = alice.get(f"/games/{game['id']}").text
+    assert '<a class="skip-link" href="#main">Skip to the content</a>' in page and '<main id="main"' in page
+    french_lobby = bruno.get("/").text
+    assert "1 place prise sur 3" in french_lobby and "1 places" not in french_lobby
+    alice.post(f"/api/v1/games/{game['id']}/join")  # already in: refused, nothing else changes
+    bruno.post(f"/api/v1/games/{game['id']}/join")
+    carol = make_client()
+    sign_up(carol, "Carol")
+    carol.post(f"/api/v1/games/{game['id']}/join")
+    running = alice.get(f"/games/{game['id']}").text
+    assert '<li class="muted">No messages yet.</li>' not in running and "No messages yet." in running
+    assert alice.get("/signup", follow_redirects=False).status_code == 303  # logged in: no second account
+    form = {"display_name": "Other", "email": "other@example.com", "password": "a long enough password"}
+    form["csrf_token"] = page_token(alice, "/account")
+    made = alice.post("/signup", data=form, follow_redirects=False)
+    assert made.status_code == 303 and alice.get("/api/v1/me").json()["display_name"] == "Alice"

@@ -10,6 +10,7 @@ from jinja2 import Environment, pass_context
 from markupsafe import Markup
 
 from app.db import utcnow
+from app.games import registry
 from app.services.accounts.accounts import COMMON_PASSWORDS
 from app.web import dates
 from app.web.deps import csrf_protect
@@ -85,4 +86,5 @@ def install_filters(env: Environment) -> None:
     env.filters["player_link"] = player_link
     env.filters["game_name"] = game_name_filter
     env.globals["rules_pages"] = frozenset(rules.REFERENCES)
+    env.globals["game_titles"] = {game.id: game.title for game in registry.all_games()}
     env.globals["common_passwords"] = sorted(COMMON_PASSWORDS)

@@ -18,6 +18,7 @@ from app.web.deps import (
     client_address,
     log_in,
     log_out,
+    optional_user,
     render,
 )
 from app.web.i18n import LANGUAGES
@@ -34,6 +35,8 @@ def _home(target: str = "/") -> RedirectResponse:
 
 @router.get("/signup")
 def signup_page(request: Request, user: MaybeUser, sent: bool = False, next: str = "/") -> Response:
+    if user is not None:  # one account is enough: log out first to make another
+        return _home(next)
     context = {"zones": _zones(), "sent": sent, "next": local_path(next)}
     return render(request, "account/signup.html", user, context)
 
@@ -52,6 +55,8 @@ def signup(
     time_zone: Annotated[str, Form()] = "UTC",
     next: Annotated[str, Form()] = "/",
 ) -> Response:
+    if optional_user(request, session) is not None:  # a form left open in another tab: nothing to make
+        return _home(next)
     limiter.sign_up(client_address(request), email)
     if settings.confirms_signups:  # the same answer whether the address is new, taken or barred
         accounts.request_sign_up(
