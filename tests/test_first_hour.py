@@ -3,12 +3,14 @@ away, and the smaller things."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
+from app.models import Notification
 from app.services.mail import notify
 from tests.conftest import sign_up
 from tests.moderation.helpers import page_token
@@ -107,3 +109,19 @@ def test_the_smaller_things(make_client: Any) -> None:
     form["csrf_token"] = page_token(alice, "/account")
     made = alice.post("/signup", data=form, follow_redirects=False)
     assert made.status_code == 303 and alice.get("/api/v1/me").json()["display_name"] == "Alice"
+
+
+def test_one_pause_tells_a_player_sharing_two_games_once(make_client: Any, db: Session) -> None:
+    alice, bruno = make_client(), make_client()
+    sign_up(alice, "Alice")
+    bruno_id = sign_up(bruno, "Bruno")["id"]
+    for _ in range(2):
+        game = alice.post("/api/v1/games", json={"game_type": "fake", "players": 2}).json()
+        bruno.post(f"/api/v1/games/{game['id']}/join")
+    tomorrow = (datetime.now(UTC) + timedelta(days=1)).date()
+    pause = {"first_day": str(tomorrow), "last_day": str(tomorrow), "reason": "away"}
+    assert alice.post("/api/v1/me/pauses", json=pause).status_code == 201
+    told = select(func.count()).where(
+        Notification.user_id == bruno_id, Notification.kind == "pause_requested"
+    )
+    assert db.scalar(told) == 1
