@@ -13,8 +13,7 @@ from app.games import registry
 from app.models.records import UserFacts
 from app.services.errors import ServiceError
 from app.services.play import turns
-from app.services.players import first_steps
-from app.services.social import lobby, open_games, queue
+from app.services.social import first_steps, lobby, open_games, queue
 from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, render
 from app.web.forms import FormFields
 from app.web.pages.rules import RULES_READ

@@ -122,6 +122,6 @@ def rules_page(request: Request, game_type: str, user: MaybeUser) -> Response:
     reference = REFERENCES.get(game_type)
     if reference is None:
         raise not_found("This game has no rules page.")
-    request.session[RULES_READ] = True  # a newcomer's first step (app.services.players.first_steps)
+    request.session[RULES_READ] = True  # a newcomer's first step (app.services.social.first_steps)
     context = {"rules": registry.get(game_type), "template_dir": f"games/{game_type}", **reference()}
     return render(request, f"rules/{game_type}.html", user, context)
