@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from app.db import make_engine, session_factory
 from app.games import registry
 from app.main import prepare_database
-from app.models import User
+from app.models import Game, User
 from app.services.accounts import accounts
 from app.services.errors import ServiceError
 from app.services.jobs.jobs import Jobs
@@ -26,6 +26,8 @@ from app.services.social import lobby
 from app.settings import Settings
 
 DEMO_PASSWORD = "demo-password-2026"
+DEMO_GAME = "dragonstones"
+DEMO_TIME_ZONE = "Europe/Paris"  # deadlines read as a European player sees them, not in UTC
 DEMO_PLAYERS = (
     ("alice@example.com", "Alice"),
     ("bruno@example.com", "Bruno"),
@@ -281,22 +283,37 @@ def _demo(settings: Settings) -> None:
     now = datetime.now(UTC)
     with session_factory(make_engine(settings.sqlalchemy_url))() as session:
         players = [_demo_user(session, email, name) for email, name in DEMO_PLAYERS]
-        game = lobby.create_game(
-            session, players[0], game_type="dragonstones", players=3, time_limit_hours=48, now=now
-        )
-        for player in players[1:]:
-            lobby.join_game(session, player, game.id, now)
+        game = _running_demo_game(session, players[0])
+        if game is None:
+            game = lobby.create_game(
+                session, players[0], game_type=DEMO_GAME, players=3, time_limit_hours=48, now=now
+            )
+            for player in players[1:]:
+                lobby.join_game(session, player, game.id, now)
         print(f"Demo game '{game.name}' is running at {settings.base_url}/games/{game.id}")
         print(
             f"Log in as any of {', '.join(email for email, _ in DEMO_PLAYERS)} with password {DEMO_PASSWORD}"
         )
 
 
+def _running_demo_game(session: Session, creator: User) -> Game | None:
+    """The demo game a previous run made, while it goes on: running the command again shows it again."""
+    return session.scalar(
+        select(Game)
+        .where(Game.creator_id == creator.id, Game.game_type == DEMO_GAME)
+        .where(Game.status.in_(("open", "active")))
+        .order_by(Game.id)
+        .limit(1)
+    )
+
+
 def _demo_user(session: Session, email: str, name: str) -> User:
     existing = session.scalar(select(User).where(User.email == email))
     if existing is not None:
         return existing
-    return accounts.sign_up(session, email=email, password=DEMO_PASSWORD, display_name=name)
+    return accounts.sign_up(
+        session, email=email, password=DEMO_PASSWORD, display_name=name, time_zone=DEMO_TIME_ZONE
+    )
 
 
 if __name__ == "__main__":

@@ -33,6 +33,16 @@ ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger(__name__)
 
 
+def game_data_notes() -> str:
+    """What the games' data leave approximate, said once at start-up as what it is: not a fault of the
+    install, and what it means for play until an operator completes the files the notes name."""
+    notes = " ".join([*advciv_board_report(), amunre_board_report()])
+    return (
+        "Game data notes (nothing is broken: every game can be played; these simplifications hold until an "
+        f"operator completes the files named): {notes}"
+    )
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     redaction.install()
@@ -40,9 +50,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        for line in advciv_board_report():  # data an operator should complete
-            log.warning(line)
-        logging.getLogger("app.games.amunre").warning(amunre_board_report())  # values an operator may correct
+        log.info(game_data_notes())
         listener = None
         if engine.dialect.name == "postgresql":
             dsn = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)

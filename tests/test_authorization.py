@@ -399,7 +399,12 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
     ("GET", "/api/v1/admin/audit", None, admins(200)),
     ("GET", "/reports", None, signed_in(200)),
     ("GET", f"/reports/new?kind=game&game_id={ACTIVE}", None, signed_in(200)),
-    ("POST", "/reports", {"kind": "game", "reason": "spam", "game_id": ACTIVE}, signed_in(303)),
+    (
+        "POST",
+        "/reports",
+        {"kind": "game", "reason": "spam", "game_id": ACTIVE, "details": "Ads"},
+        signed_in(303),
+    ),
     ("GET", "/moderation", None, staff(200)),
     ("GET", f"/moderation/reports/{REPORT}", None, staff(200)),
     ("POST", f"/moderation/reports/{REPORT}/assign", {}, staff(303)),

@@ -43,8 +43,15 @@ def test_demo_creates_players_and_a_running_game(tmp_path: Path) -> None:
         assert connection.execute(text("SELECT count(*) FROM users")).scalar() == 3
         assert connection.execute(text("SELECT status FROM games")).scalar() == "active"
     engine.dispose()
-    again = run(tmp_path, "demo")  # running it twice reuses the players
+    again = run(tmp_path, "demo")  # running it twice reuses the players and the game
     assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[0] == result.stdout.splitlines()[0]
+    engine = create_engine(f"sqlite:///{tmp_path / 'ostraca.sqlite3'}")
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT count(*) FROM games")).scalar() == 1
+        zones = {zone for (zone,) in connection.execute(text("SELECT time_zone FROM users"))}
+        assert zones == {"Europe/Paris"}
+    engine.dispose()
 
 
 def test_migrate_is_idempotent(tmp_path: Path) -> None:

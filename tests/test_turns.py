@@ -50,7 +50,7 @@ def test_each_player_sees_whose_turn_it_is_soonest_first(make_client: Any) -> No
     ordered = [home.index(f'href="/games/{game_id}"') for game_id in (short_game, long_game, forming)]
     assert ordered == sorted(ordered)  # her turn first, then the game waiting for Bruno, then forming
     assert 'your turn</strong> · <time datetime="' in home and 'class="time-left">in 6 hr</time>' in home
-    assert "waiting for Bruno" in home and "forming" in home
+    assert 'waiting for <a class="player" href="/players/Bruno">Bruno</a>' in home and "forming" in home
     bruno_home = bruno.get("/").text
     assert "<title>(2) Games" in bruno_home and "2 games wait on you" in bruno_home
     assert bruno_home.index(f'href="/games/{short_game}"') < bruno_home.index(f'href="/games/{long_game}"')
@@ -65,7 +65,11 @@ def test_the_count_in_french_and_none_when_nothing_waits(make_client: Any) -> No
     assert "1 partie vous attend" in page and "à vous de jouer" in page
     pick(alice, game_id)
     page = alice.get("/").text
-    assert 'data-count="0" hidden' in page and "<title>Parties" in page and "attend Bruno" in page
+    assert (
+        'data-count="0" hidden' in page
+        and "<title>Parties" in page
+        and 'attend <a class="player" href="/players/Bruno">Bruno</a>' in page
+    )
     assert alice.get("/api/v1/me").json()["games_waiting_on_you"] == 0
 
 

@@ -21,6 +21,8 @@ from pydantic import (
     model_validator,
 )
 
+from app.games import input_errors
+
 S = TypeVar("S")
 OrderT = TypeVar("OrderT")
 K = TypeVar("K")
@@ -166,9 +168,10 @@ def parse_order(adapter: TypeAdapter[OrderT], data: object) -> OrderT:
         return adapter.validate_python(dict(data))
     except ValidationError as exc:
         error = exc.errors()[0]
-        path = [str(part) for part in error["loc"][1:] if part != "[key]"]
-        where = ".".join(path) if path else "type"
-        raise RuleError("invalid_order", "This order is not well formed.", where) from None
+        where = input_errors.field_path(error["loc"][1:]) or "type"
+        order_type = data.get("type") if isinstance(data.get("type"), str) else None
+        template, params = input_errors.sentence(error, where, order_type)
+        raise RuleError("invalid_order", template, where, params) from None
 
 
 class FormOrder(BaseModel):

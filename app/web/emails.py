@@ -30,7 +30,7 @@ from app.web import advciv_map, dates
 from app.web.game_names import game_name_filter
 from app.web.i18n import N_, Translator, interpolate, translations
 from app.web.standings import final_places
-from app.web.text import linkify
+from app.web.text import linkify, player_link
 
 TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 
@@ -48,6 +48,7 @@ def make_environment() -> Environment:
     env.filters["linkify"] = linkify
     env.filters["final_places"] = final_places
     env.filters["game_name"] = game_name_filter
+    env.filters["player_link"] = player_link
     return env
 
 

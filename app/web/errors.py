@@ -14,6 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse, RedirectResponse, Response
 
+from app.games import input_errors
 from app.models.records import UserRecord
 from app.services.errors import ServiceError, not_found
 from app.web import refusals, security
@@ -40,12 +41,12 @@ async def _service_error(request: Request, error: ServiceError) -> Response:
 
 
 async def _validation_error(request: Request, error: RequestValidationError) -> Response:
-    first = error.errors()[0] if error.errors() else {"loc": (), "msg": "Invalid request"}
-    field = ".".join(str(part) for part in first["loc"] if part not in ("body", "query", "path")) or None
-    problem = ServiceError(
-        "invalid_input", "Invalid request: %(problem)s.", field, params={"problem": str(first["msg"])}
-    )
-    return await _respond(request, problem)
+    first = error.errors()[0] if error.errors() else {"loc": (), "type": "missing"}
+    if first["loc"] and first["loc"][0] == "path":  # /users/abc: no such page, whatever the framework says
+        return await _respond(request, not_found("This page does not exist."))
+    field = input_errors.field_path(first["loc"])
+    template, params = input_errors.sentence(first, field)
+    return await _respond(request, ServiceError("invalid_input", template, field, params=params))
 
 
 async def _http_error(request: Request, error: HTTPException) -> Response:
@@ -99,7 +100,11 @@ def _error_response(
     user = _user_or_none(request)
     # Translated here, as plain text: a message is never trusted as HTML.
     words = translator(request, user)
-    message = interpolate(words.language, words.plain(error.template), error.params)
+    params = dict(error.params)
+    what = params.get("what")
+    if isinstance(what, str):  # a field's name as people say it (app.games.input_errors)
+        params["what"] = words.plain(what)
+    message = interpolate(words.language, words.plain(error.template), params)
     if wants_json:
         body: dict[str, Any] = {"code": error.code, "message": message, "field": error.field}
         if error.details:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
+from typing import Any
+from urllib.parse import quote
 
+from jinja2 import pass_context
 from markupsafe import Markup, escape
 
 # A link starts with http:// or https:// and runs to whitespace or a character that cannot end it; a
@@ -38,3 +41,15 @@ def _trimmed(url: str) -> str:
 def _anchor(url: str) -> str:
     safe = escape(url)
     return f'<a href="{safe}" rel="nofollow noopener noreferrer" target="_blank">{safe}</a>'
+
+
+@pass_context
+def player_link(context: Any, name: str | None) -> Markup:
+    """A player's display name as a link to their profile (through /players/<name>); in a mail, an absolute
+    one (its `base_url`). No name, nothing."""
+    if not name:
+        return Markup("")
+    base = str(context.get("base_url") or "")
+    return Markup('<a class="player" href="{href}">{name}</a>').format(
+        href=f"{base}/players/{quote(str(name), safe='')}", name=name
+    )

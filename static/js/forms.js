@@ -99,16 +99,32 @@
     });
   }
 
+  // True once the refused form is found and filled in again (or when there is nothing to do).
   function comeBack() {
     var data = document.getElementById("refused-form");
     var flash = document.getElementById("flash");
-    if (!data || !flash) { return; }
+    if (!data || !flash) { return true; }
     var refused = JSON.parse(data.textContent);
     var form = formOf(refused.action, refused.values);
     var message = flash.querySelector(".error");
-    if (!form || !message) { return; }
+    if (!message) { return true; }
+    if (!form) { return false; }
+    data.remove();
+    var folded = form.closest("details");
+    if (folded) { folded.open = true; }
     refill(form, refused.values);
     show(form, Array.prototype.slice.call(flash.children), message.getAttribute("data-field"), null);
+    return true;
+  }
+
+  // A form that a part of the page loads after it (the seats, with the Quit form) is looked for as each
+  // part arrives.
+  function comeBackWhenLoaded() {
+    if (comeBack()) { return; }
+    var waiting = function () {
+      if (comeBack()) { document.removeEventListener("htmx:afterSettle", waiting); }
+    };
+    document.addEventListener("htmx:afterSettle", waiting);
   }
 
   // Where the refusal of a request from `source` goes: into the place its part of the page names
@@ -231,9 +247,9 @@
   });
 
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", comeBack);
+    document.addEventListener("DOMContentLoaded", comeBackWhenLoaded);
   } else {
-    comeBack();
+    comeBackWhenLoaded();
   }
 })();
 

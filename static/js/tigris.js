@@ -50,6 +50,16 @@
     });
   }
 
+  // On a phone the board is below the picker: once a piece is picked, the board comes to the first place
+  // it may go (the page, and the board's own sideways scroll), unless it is in view already.
+  function showTargets() {
+    var first = document.querySelector(".tg-map .sq.legal");
+    if (!first) { return; }
+    var box = first.getBoundingClientRect();
+    var seen = box.top >= 0 && box.bottom <= window.innerHeight && box.left >= 0 && box.right <= window.innerWidth;
+    if (!seen) { first.scrollIntoView({ block: "center", inline: "center" }); }
+  }
+
   function place(sq) {
     if (!selected || !sq.classList.contains("legal")) { return; }
     var form = document.querySelector('form[data-piece-form="' + selected + '"]');
@@ -66,6 +76,7 @@
       selected = selected === piece ? null : piece;
       say("");
       paint();
+      if (selected) { showTargets(); }
       return;
     }
     var sq = event.target.closest(".tg-map .sq");

@@ -131,7 +131,13 @@ def test_players_report_through_the_form_and_see_the_link_on_the_game_page(
     client = api_client(make_client, "ben@example.com")
     page = client.get(f"/games/{world['game']}").text
     assert f"/reports/new?kind=game&amp;game_id={world['game']}" in page and "/moderation/games" not in page
-    fields = {"kind": "player", "reason": "rage_quit", "player": "Ann", "game_id": str(world["game"])}
+    fields = {
+        "kind": "player",
+        "reason": "rage_quit",
+        "player": "Ann",
+        "game_id": str(world["game"]),
+        "details": "Left mid-game",
+    }
     token = page_token(client, "/reports")
     response = client.post("/reports", data={**fields, "csrf_token": token}, follow_redirects=False)
     assert response.status_code == 303 and response.headers["location"] == "/reports?filed=true"

@@ -29,9 +29,21 @@ def public_notice(session: Session, game: Game, kind: str, data: dict[str, Any],
 
 
 def notify_players(
-    session: Session, game: Game, kind: str, data: dict[str, Any], *, skip: int | None = None
+    session: Session,
+    game: Game,
+    kind: str,
+    data: dict[str, Any],
+    *,
+    skip: int | None = None,
+    told: set[int] | None = None,
 ) -> None:
-    """A notification row for every player holding a seat (but `skip`)."""
+    """A notification row for every player holding a seat (but `skip`, and those in `told`, which gets the
+    players told here: news about several games at once reaches each player once)."""
     for seat in game.seats:
-        if seat.user_id is not None and seat.status == "playing" and seat.user_id != skip:
-            session.add(Notification(user_id=seat.user_id, game_id=game.id, kind=kind, data=data))
+        if seat.user_id is None or seat.status != "playing" or seat.user_id == skip:
+            continue
+        if told is not None:
+            if seat.user_id in told:
+                continue
+            told.add(seat.user_id)
+        session.add(Notification(user_id=seat.user_id, game_id=game.id, kind=kind, data=data))

@@ -97,9 +97,11 @@ def request_pause(
 
 
 def _tell_the_others(session: Session, user: UserFacts, kind: str, data: dict[str, Any]) -> None:
-    """A notification to the other players of each of the user's running games (the site's "Reason")."""
+    """A notification to the other players of the user's running games (the site's "Reason"): one each, from
+    the first game they share, since a pause covers all the user's games."""
+    told: set[int] = set()
     for game in deadlines.locked_games(session, deadlines.active_games_of(session, user.id)):
-        notices.notify_players(session, game, kind, data, skip=user.id)
+        notices.notify_players(session, game, kind, data, skip=user.id, told=told)
 
 
 def remove_pause(session: Session, user: UserFacts, pause_id: int, now: datetime) -> PauseResult:

@@ -10,6 +10,7 @@ from jinja2 import Environment, pass_context
 from markupsafe import Markup
 
 from app.db import utcnow
+from app.games import registry
 from app.services.accounts.accounts import COMMON_PASSWORDS
 from app.web import dates
 from app.web.deps import csrf_protect
@@ -32,7 +33,7 @@ from app.web.pages import (
 from app.web.pages import moderation as moderation_pages
 from app.web.pages import reports as report_pages
 from app.web.standings import final_places
-from app.web.text import linkify
+from app.web.text import linkify, player_link
 
 router = APIRouter(dependencies=[Depends(csrf_protect)], include_in_schema=False)
 router.include_router(lobby.router)
@@ -83,7 +84,9 @@ def install_filters(env: Environment) -> None:
     env.filters["time_left"] = time_left
     env.filters["final_places"] = final_places
     env.filters["linkify"] = linkify
+    env.filters["player_link"] = player_link
     env.filters["game_name"] = game_name_filter
     env.filters["options_in_words"] = options_in_words
     env.globals["rules_pages"] = frozenset(rules.REFERENCES)
+    env.globals["game_titles"] = {game.id: game.title for game in registry.all_games()}
     env.globals["common_passwords"] = sorted(COMMON_PASSWORDS)

@@ -25,6 +25,7 @@ from app.web.deps import (
     current_session_key,
     log_in,
     log_out,
+    optional_user,
     render,
 )
 from app.web.i18n import LANGUAGES
@@ -32,6 +33,7 @@ from app.web.refusals import local_path
 
 router = APIRouter()
 TextField = Annotated[str, Form(max_length=256)]
+NameField = Annotated[str, Form(max_length=80)]  # as the API's: one limit, one sentence
 
 
 def _home(target: str = "/") -> RedirectResponse:
@@ -40,6 +42,8 @@ def _home(target: str = "/") -> RedirectResponse:
 
 @router.get("/signup")
 def signup_page(request: Request, user: MaybeUser, sent: bool = False, next: str = "/") -> Response:
+    if user is not None:  # one account is enough: log out first to make another
+        return _home(next)
     context = {"zones": _zones(), "sent": sent, "next": local_path(next)}
     return render(request, "account/signup.html", user, context)
 
@@ -50,14 +54,16 @@ def signup(
     session: DB,
     limiter: Limiter,
     settings: AppSettings,
+    display_name: NameField,  # in the form's order: an empty form is told about its first field
     email: TextField,
     password: TextField,
-    display_name: TextField,
     now: Now,
     language: Annotated[str, Form()] = "en",
     time_zone: Annotated[str, Form()] = "UTC",
     next: Annotated[str, Form()] = "/",
 ) -> Response:
+    if optional_user(request, session) is not None:  # a form left open in another tab: nothing to make
+        return _home(next)
     limiter.sign_up(client_address(request), email)
     if settings.confirms_signups:  # the same answer whether the address is new, taken or barred
         accounts.request_sign_up(
@@ -147,7 +153,7 @@ def update_account(
     session: DB,
     user: CurrentUser,
     email: TextField,
-    display_name: TextField,
+    display_name: NameField,
     language: Annotated[str, Form()],
     time_zone: Annotated[str, Form()],
     now: Now,

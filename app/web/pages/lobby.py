@@ -14,9 +14,10 @@ from app.games import registry
 from app.models.records import UserFacts
 from app.services.errors import ServiceError
 from app.services.play import turns
-from app.services.social import lobby, open_games, queue
+from app.services.social import first_steps, lobby, open_games, queue
 from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, render
 from app.web.forms import FormFields
+from app.web.pages.rules import RULES_READ
 
 router = APIRouter()
 TABS = ("open", "active", "finished")
@@ -52,8 +53,17 @@ def lobby_page(
         "tables": tables,  # the recommended game, the hidden ones and why, the pages of each list
         "page_link": _page_link(request),
         "queued": queue.entries_of(session, user) if user else [],
+        "first_steps": _first_steps(request, session, user),
     }
     return render(request, "lobby.html", user, context)
+
+
+def _first_steps(request: Request, session: Session, user: UserFacts | None) -> first_steps.FirstSteps | None:
+    """The newcomer's card, until its steps are done (a rules page read is remembered by the session)."""
+    if user is None:
+        return None
+    steps = first_steps.first_steps(session, user, rules_read=bool(request.session.get(RULES_READ)))
+    return None if steps.done else steps
 
 
 def _listed(

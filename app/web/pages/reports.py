@@ -61,6 +61,8 @@ def file_report(
     message_id: Annotated[str, Form(max_length=12)] = "",
     player: Annotated[str, Form(max_length=80)] = "",
 ) -> Response:
+    if not details.strip():  # the moderators judge from what the reporter saw: the form asks for it
+        raise ServiceError("invalid_input", "Say what happened.", "details")
     draft = reports.ReportDraft(
         kind=kind,
         reason=reason,

@@ -24,6 +24,7 @@ from app.web import advciv_market
 from app.web.deps import MaybeUser, render
 
 router = APIRouter()
+RULES_READ = "rules_read"
 
 
 def _dragonstones() -> dict[str, Any]:
@@ -111,10 +112,18 @@ def rules_index(request: Request, user: MaybeUser) -> Response:
     return render(request, "rules/index.html", user, {"games": games})
 
 
+@router.get("/help")
+def help_page(request: Request, user: MaybeUser) -> Response:
+    """How the site works for a newcomer: each game's rules, a game's course, the clock, pauses, the queue."""
+    games = [rules for rules in registry.all_games() if has_rules_page(rules.id)]
+    return render(request, "help.html", user, {"games": games})
+
+
 @router.get("/rules/{game_type}")
 def rules_page(request: Request, game_type: str, user: MaybeUser) -> Response:
     reference = REFERENCES.get(game_type)
     if reference is None:
         raise not_found("This game has no rules page.")
+    request.session[RULES_READ] = True  # a newcomer's first step (app.services.social.first_steps)
     context = {"rules": registry.get(game_type), "template_dir": f"games/{game_type}", **reference()}
     return render(request, f"rules/{game_type}.html", user, context)

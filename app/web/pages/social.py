@@ -9,7 +9,7 @@ from fastapi import APIRouter, Form, Request
 from starlette.responses import RedirectResponse, Response
 
 from app.games import registry
-from app.services.errors import ServiceError
+from app.services.errors import ServiceError, not_found
 from app.services.play import draft
 from app.services.players import friends, profiles, ratings
 from app.services.social import queue, summaries
@@ -181,6 +181,16 @@ def rankings_page(
         "page_size": RANKING_PAGE,
     }
     return render(request, "lobby/rankings.html", user, context)
+
+
+@router.get("/players/{name}")
+def player_by_name(name: str, session: DB, user: MaybeUser) -> Response:
+    """A name shown on a page (a seat, a message, a log entry) leads to its player's profile."""
+    try:
+        found = friends.user_named(session, name[:80])
+    except ServiceError:
+        raise not_found("There is no player with this name.") from None
+    return RedirectResponse(f"/users/{found.id}", 303)
 
 
 @router.get("/users/{user_id}")
