@@ -81,7 +81,7 @@ def test_unit_points_gained_read_as_a_gain(make_client: Any, db: Session, langua
     )
     store_events(db, game_id, tx.events)
     assert by_seat[2].patch("/api/v1/me", json={"language": language}).status_code == 200
-    log = html.unescape(by_seat[2].get(f"/games/{game_id}").text)
+    log = html.unescape(re.sub(r"<a [^>]*>|</a>", "", by_seat[2].get(f"/games/{game_id}").text))
     assert re.search(rf"{re.escape(_('Unit points lost:'))} [^<]*\(\w+\) 12\.", log)
     assert re.search(rf"{re.escape(_('Unit points gained:'))} [^<]*\(\w+\) \+7\.", log)
     assert " -7" not in log and " −7" not in log

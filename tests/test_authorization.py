@@ -112,7 +112,9 @@ MATRIX: list[tuple[str, str, Any, dict[str, int]]] = [
     ("GET", "/healthz", None, everyone(200)),
     ("GET", "/readyz", None, everyone(200)),
     ("GET", "/metrics", None, everyone(403)),  # only loopback clients or the METRICS_TOKEN bearer
-    ("GET", "/signup", None, everyone(200)),
+    ("GET", "/signup", None, {**everyone(303), "anonymous": 200, "banned": 200}),  # signed in: nothing to do
+    ("GET", "/help", None, everyone(200)),
+    ("GET", "/players/Nobody-by-this-name", None, everyone(404)),
     ("GET", "/login", None, everyone(200)),
     ("POST", "/signup", {}, {"anonymous": 422}),
     ("POST", "/login", {}, {"anonymous": 422}),
@@ -518,6 +520,8 @@ def _pattern(path: str) -> str:
         path = path.replace(MISSING, "{session_id}")
     if "/tokens/" in path:
         path = path.replace(MISSING, "{token_id}")
+    if path.startswith("/players/") and path != "/players/names":
+        return "/players/{name}"
     if "/password/reset/" in path or "/unsubscribe/" in path or "/verify/" in path or "/calendar/" in path:
         path = path.replace(TOKEN, "{token}")
     return path.replace(MISSING, "{pause_id}").replace(SEAT, "{seat}")
