@@ -26,8 +26,9 @@ from markupsafe import Markup
 from app.services.mail import notify
 from app.services.mail.dispatch import Item, Letter
 from app.services.mail.mail import RenderedMail
-from app.web import advciv_map, dates
+from app.web import dates
 from app.web.game_names import game_name_filter
+from app.web.games.advciv import map as advciv_map
 from app.web.i18n import N_, Translator, interpolate, translations
 from app.web.standings import final_places
 from app.web.text import linkify, player_link

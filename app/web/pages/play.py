@@ -18,9 +18,10 @@ from app.services.play import draft, play
 from app.services.play.live import BUS
 from app.services.players.ratings import seat_rank_moves
 from app.services.social import lobby
-from app.web import advciv_map, advciv_market
 from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, client_address, optional_user, render
 from app.web.forms import FormFields
+from app.web.games.advciv import map as advciv_map
+from app.web.games.advciv import market as advciv_market
 from app.web.pages.messages import look, look_from_stream, message_context
 
 router = APIRouter()

@@ -20,8 +20,8 @@ from app.games.dragonstones import characters
 from app.games.dragonstones.rules import DragonstonesOptions
 from app.games.tigris import board as tigris
 from app.services.errors import not_found
-from app.web import advciv_market
 from app.web.deps import MaybeUser, render
+from app.web.games.advciv import market as advciv_market
 
 router = APIRouter()
 RULES_READ = "rules_read"

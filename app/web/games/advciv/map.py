@@ -14,7 +14,8 @@ from markupsafe import Markup, escape
 from app.games.advciv.board import BOARD, Area, polygons
 from app.games.advciv.tables import in_play
 from app.services.play.play import WaitInfo
-from app.web import advciv_cards, advciv_market
+from app.web.games.advciv import cards as advciv_cards
+from app.web.games.advciv import market as advciv_market
 
 PIECE = 60  # the room of one piece, in map units (the board is about 3,000 wide, an area about 180)
 GAP = 4
