@@ -348,6 +348,32 @@ def test_the_draft_names_the_nations_never_their_keys(make_client: Any) -> None:
     assert "Le numéro 1 choisit : " in french and f"choisit : {free[0]}." not in french
 
 
+def test_the_draft_shows_each_nation_s_start_areas_and_who_took_it(make_client: Any) -> None:
+    game_id, by_seat, outsider = seated_game(make_client, "advciv", 3)
+    first = by_seat[0].get("/api/v1/me").json()["display_name"]
+    draft = f"/api/v1/games/{game_id}/draft"
+    assert by_seat[2].post(draft, json={"choice": "crete"}).status_code == 200  # a secret pre-selection
+    assert by_seat[0].post(draft, json={"choice": "italy"}).status_code == 200
+    drawn = re.compile(r'class="ac-start (\w+)[^"]*" data-nation="(\w+)"')
+    for client in by_seat.values():
+        panel = client.get(f"/games/{game_id}/draft", headers={"HX-Request": "true"}).text
+        starts = {nation: state for state, nation in drawn.findall(panel)}
+        assert starts == {
+            "africa": "free",
+            "italy": "taken",
+            "illyria": "free",
+            "thrace": "free",
+            "crete": "free",
+        }
+        italy = panel.split('data-nation="italy"')[1].split("</g>")[0]
+        assert italy.count("<path") == 3 and "Italy: Cisalpina, Etruria, Pannonia" in italy and first in italy
+    assert 'class="ac-start taken mine" data-nation="italy"' in by_seat[0].get(f"/games/{game_id}/draft").text
+    assert "ac-draft-map" not in outsider.get(f"/games/{game_id}/draft").text
+    assert by_seat[1].patch("/api/v1/me", json={"language": "fr"}).status_code == 200
+    french = by_seat[1].get(f"/games/{game_id}/draft").text
+    assert "Où chaque nation commence" in french and "Italie" in french and "Cisalpina" in french
+
+
 def test_an_earthquake_site_is_named_by_its_areas_in_the_default_and_the_log(
     make_client: Any, db: Session
 ) -> None:

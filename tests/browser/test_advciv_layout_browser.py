@@ -1,8 +1,9 @@
 """Advanced Civilization's map and tables on a desk (1366×900) and a phone (390×844, a touch screen), in
 English and French: area names readable at the first zoom on a desk, the start areas lit on a flood plain,
 the zoom buttons clear of every stack, a tap on the map that leaves the page where it was, and tables that
-fit the screen or scroll inside their own box. Screenshots of the map, the market, the shop and the final
-score at both sizes are kept under test-artifacts/advciv-layout/ for review."""
+fit the screen or scroll inside their own box; the seat draft's map of where each nation starts. Screenshots
+of the draft, the map, the market, the shop and the final score at both sizes, in both languages, are kept
+under test-artifacts/advciv-layout/ for review."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from app.games.advciv import RULES
 from app.games.advciv.model import State
 from app.games.advciv.rules import AdvcivOptions
 from app.games.kit.model import evolve
+from tests.browser.test_accounts_browser import sign_up_in_browser
 from tests.browser.test_advciv_browser import REPORT_CSP, game_of_three
 from tests.browser.test_advciv_market_browser import put_now
 from tests.browser.test_tigris_browser import api
@@ -242,6 +244,56 @@ def test_the_start_areas_are_lit_on_a_flood_plain(
         assert floods, f"Italy's start areas include a flood plain: {lit}"
         assert all(fill != plain and fill in dry for fill in floods), lit
         shoot(page, f"start-{size}")
+
+
+def test_the_draft_shows_where_each_nation_starts_and_who_took_it(
+    live_server: str, touch_screens: Any
+) -> None:
+    alice, bruno, carla = (
+        touch_screens(DESKTOP, "en-GB"),
+        touch_screens(PHONE, "fr-FR"),
+        touch_screens(DESKTOP, "en-GB"),
+    )
+    for page, name in ((alice, "Alice"), (bruno, "Bruno"), (carla, "Carla")):
+        sign_up_in_browser(page, live_server, name)
+    game_id = api(alice, live_server, "POST", "/api/v1/games", {"game_type": "advciv", "players": 3})["id"]
+    for page in (bruno, carla):
+        api(page, live_server, "POST", f"/api/v1/games/{game_id}/join")
+    first = next(
+        p
+        for p in (alice, bruno, carla)
+        if api(p, live_server, "GET", f"/api/v1/games/{game_id}")["your_seat"] == 0
+    )
+    chooser = api(first, live_server, "GET", "/api/v1/me")["display_name"]
+    api(first, live_server, "POST", f"/api/v1/games/{game_id}/draft", {"choice": "italy"})
+    for language in LANGUAGES:
+        for page, size in ((alice, "desktop"), (bruno, "phone")):
+            speak(page, live_server, language)
+            page.goto(f"{live_server}/games/{game_id}")
+            drawing = page.locator(".ac-draft-map")
+            drawing.wait_for()
+            where = f"draft-{size}-{language}"
+            nations = page.locator(".ac-draft-map .ac-start")
+            assert nations.count() == 5, where
+            italy = page.locator('.ac-draft-map .ac-start[data-nation="italy"]')
+            assert "taken" in (italy.get_attribute("class") or ""), where
+            assert chooser in page.locator(".ac-start-labels text.taken").text_content() or "", where
+            assert page.locator(".ac-draft-map .ac-start.free").count() == 4, where
+            box = drawing.bounding_box()
+            assert (
+                box is not None and box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"]
+            )
+            for area in page.locator(".ac-draft-map .ac-start path").all():
+                shape = area.bounding_box()
+                assert shape is not None and shape["width"] > 2, where
+                inside = shape["x"] + shape["width"] / 2, shape["y"] + shape["height"] / 2
+                assert box["x"] <= inside[0] <= box["x"] + box["width"], f"{where}: a start area off the map"
+                assert box["y"] <= inside[1] <= box["y"] + box["height"], f"{where}: a start area off the map"
+            listed = page.locator('.ac-start-list li[data-nation="italy"]').inner_text()
+            assert "Cisalpina" in listed and "Etruria" in listed and "Pannonia" in listed, where
+            no_sideways_scroll(page, where)
+            drawing.scroll_into_view_if_needed()
+            shoot(page, where, ".draft-body")
 
 
 def test_the_market_the_shop_and_the_final_score_fit_a_phone(

@@ -3,6 +3,7 @@ of an open seat, rankings and profiles."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
@@ -15,6 +16,7 @@ from app.services.players import friends, profiles, ratings
 from app.services.social import queue, summaries
 from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, render
 from app.web.forms import FormFields
+from app.web.games.advciv import draft as advciv_draft
 
 router = APIRouter()
 Name = Annotated[str, Form(max_length=80)]
@@ -116,12 +118,22 @@ def unblock(user_id: int, session: DB, user: CurrentUser) -> Response:
 # --- the seat draft ---------------------------------------------------------------------------------
 
 
+# Games whose draft shows what each choice means on a map (Advanced Civilization's start areas): the
+# drawing goes into the panel's context as `draft_map`, for templates/games/<game>/draft_map.html.
+DRAFT_DRAWINGS: dict[str, Callable[[draft.DraftView], dict[str, Any]]] = {"advciv": advciv_draft.draft_map}
+
+
+def _draft_context(view: draft.DraftView) -> dict[str, Any]:
+    drawing = DRAFT_DRAWINGS.get(view.game.game_type)
+    return {"draft": view, "game": view.game, "draft_map": drawing(view) if drawing is not None else {}}
+
+
 @router.get("/games/{game_id}/draft")
 def draft_page(request: Request, game_id: int, session: DB, user: MaybeUser) -> Response:
     """The draft panel (htmx loads it into the game page); the whole page without JavaScript."""
     view = draft.draft_view(session, game_id, user)
     template = "lobby/_draft.html" if request.headers.get("hx-request") else "lobby/draft.html"
-    return render(request, template, user, {"draft": view, "game": view.game})
+    return render(request, template, user, _draft_context(view))
 
 
 @router.post("/games/{game_id}/draft")
@@ -137,7 +149,7 @@ def choose(
     if game.state is not None:  # that was the last choice: the game has begun, show the whole page
         return Response(status_code=200, headers={"HX-Refresh": "true"})
     view = draft.draft_view(session, game_id, user)
-    return render(request, "lobby/_draft.html", user, {"draft": view, "game": view.game})
+    return render(request, "lobby/_draft.html", user, _draft_context(view))
 
 
 # --- an open seat's position ------------------------------------------------------------------------
