@@ -1,0 +1,1 @@
+"""Dragonstones' pages: the rules page's figures (reference); its templates alone draw its board."""
