@@ -4,12 +4,14 @@ version by every kind of viewer.
 Seats alternate between the game's bot (`bot_order`) and random orders (`sample_order`), all sent by the
 seats' own clients; now and then a seat lets its time run out and the sweeper plays its default. At each
 sampled version, each seat, a logged-in spectator and an anonymous visitor read the game page, its live
-fragment, the log page, the replay page at that step, the API game read and the API replay; the mails
-each step produced are collected. Checked: no server error (5xx or exception), every page parses with its
-tags balanced, the public log is the same for every viewer, no mail carries an event its recipient may not
-see, and (for one viewer in turn at each sampled version) no response changes when everything the viewer
-may not know is changed in the stored state: other hands, sealed bids and offerings, the stacks' order.
-One summary line per game goes to the end of the test run's output.
+fragment, its live stream (which must tell that version, and nothing else), the log page, the replay page
+at that step, the API game read and the API replay; the mails each step produced are collected. An episode
+adds what such games do not reach: Advanced Civilization's market with lies, reached by the bots' own
+orders so that its replay is read too. Checked: no server error (5xx or exception), every page parses with
+its tags balanced, the public log is the same for every viewer, no mail carries an event its recipient may
+not see, and (for one viewer in turn at each sampled version) no response changes when everything the
+viewer may not know is changed in the stored state: other hands, sealed bids and offerings, the stacks'
+order. One summary line per game goes to the end of the test run's output.
 """
 
 from __future__ import annotations
