@@ -695,6 +695,7 @@ APPROACH_ORDERS = 400  # the most the bots may take to reach it
 PLAYERS = {"advciv": market_leaks.PLAYERS}
 
 
+@pytest.mark.timeout(900)  # a bound for a busy machine: on two idle cores the longest takes two minutes
 @pytest.mark.parametrize("game", [rules.id for rules in real_games()])
 def test_every_screen_of_a_game_for_every_viewer(
     game: str,
