@@ -218,6 +218,7 @@ class Tally:
     server_errors: int = 0
     leaks: int = 0
     blurred: int = 0  # leak checks where something hidden did change: the check is not vacuous
+    carded: int = 0  # replay pages whose named cards were checked, and that named some
     problems: list[str] = field(default_factory=list)
 
     def line(self, game: str, database: str) -> str:
@@ -464,7 +465,9 @@ class Crawl:
         if self.rules.id != "advciv" or last is None:
             return
         known = card_words(shown.get(base, "")) | card_words(shown.get(f"{base}/log", ""))
-        extra = card_words(shown[last]) - known
+        named = card_words(shown[last])
+        self.tally.carded += bool(named)
+        extra = named - known
         if extra:
             self.tally.leaks += 1
             self.tally.problems.append(
@@ -735,3 +738,4 @@ def test_every_screen_of_a_game_for_every_viewer(
         tally.problems[:20]
     )
     assert tally.mails and tally.timeouts and tally.blurred
+    assert tally.carded or game != "advciv", "no replay page named a card: the check of its cards is blind"
