@@ -172,7 +172,7 @@ def _prepared(item: Item, html_globals: dict[str, Any], env: Environment) -> dic
         context["default_order_html"] = order_html
         context["default_order_text"] = order_html.striptags()
     events = [
-        _platform_event(env, {**html_globals, "view": view}, event)
+        _platform_event(env, {**html_globals, "view": view, "template_dir": f"games/{game_type}"}, event)
         if str(event["kind"]).startswith("platform:")
         else _game_fragment(env, game_type, "event", html_globals, {"event": event, "view": view})
         for event in context.get("events", [])

@@ -6,10 +6,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
-from app.models import MailSettings, User
+from app.models import GamePresence, MailSettings, User
 from app.services.accounts import accounts
 from app.services.mail import account_mail, notify
 from app.services.play import play
@@ -25,6 +26,7 @@ from tests.notify.conftest import (
     start_game,
     text_of,
 )
+from tests.web_views import hear_live, stop_clock
 
 
 def _prefer(db: Session, user: User, modes: dict[str, str], **settings: Any) -> None:
@@ -188,6 +190,22 @@ def test_the_game_page_and_its_fragment_record_presence(
     assert mail_client.get(f"/games/{game.id}").status_code == 200
     assert notify.is_looking(db, alice.id, game.id, datetime.now(UTC))
     assert not notify.is_looking(db, alice.id, game.id, datetime.now(UTC) + timedelta(minutes=2))
+
+
+def test_a_live_stream_records_presence_on_the_apps_clock(
+    db: Session, mail_client: TestClient, run_mail: RunMail, sink: Sink
+) -> None:
+    """Not on the machine's: a stream read while the app's clock says otherwise would mark the player as
+    looking in that clock's future, and hold back every mail until then."""
+    alice, bruno = make_user(db, "Alice"), make_user(db, "Bruno")
+    game = start_game(db, [alice, bruno])
+    log_in(mail_client, alice)
+    stop_clock(mail_client, NOW)
+    db.commit()
+    heard = hear_live(mail_client, f"/games/{game.id}/live?since={game.version - 1}", str(game.version))
+    assert heard.status == 200 and [event["data"] for event in heard.events] == [str(game.version)]
+    seen = db.scalar(select(GamePresence.seen_at).where(GamePresence.user_id == alice.id))
+    assert seen is not None and NOW <= seen.replace(tzinfo=UTC) < NOW + timedelta(seconds=10)
 
 
 # --- one-click unsubscribe ----------------------------------------------------------------------------

@@ -1,15 +1,17 @@
-"""Random games through a game's own rules: an awaited seat drawn at random sends `sample_order`, until the
-game waits on nobody or the orders asked for are played. The order log such a game makes is what the
-server would have stored; the benches and the replay corpus are made of it."""
+"""Games through a game's own rules: an awaited seat drawn at random sends its order (`sample_order`, or the
+game's bot), until the game waits on nobody or the orders asked for are played. The order log such a game
+makes is what the server would have stored; the benches and the replay corpus are made of it."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.games.contract import Event, GameRules
+from app.games.contract import Event, GameRules, created_options
+
+Chooser = Callable[[Any, int, random.Random], Mapping[str, Any]]  # (state, seat, rng) -> the seat's order
 
 
 @dataclass(frozen=True)
@@ -33,9 +35,22 @@ def play_random(
 ) -> Playout:
     """A random game of `rules`, from `seed` (the game's and the choices' both), of `max_orders` orders at
     most; fewer when it ends before."""
+    return play_out(rules, rules.sample_order, players, seed, max_orders, options)
+
+
+def play_out(
+    rules: GameRules[Any],
+    choose: Chooser,
+    players: int,
+    seed: int,
+    max_orders: int,
+    options: Mapping[str, Any] | None = None,
+) -> Playout:
+    """A game of `rules` where an awaited seat drawn at random sends `choose`'s order (`sample_order`, or
+    the game's bot), from `seed` (the game's and the choices' both), of `max_orders` orders at most."""
     # every option as the lobby stores it, read back as a replay reads it (a field the server sets, such as
     # Tigris's `rng_version`, then counts as given)
-    stored = rules.Options.model_validate(dict(options or {})).model_dump(mode="json")
+    stored = created_options(rules, options).model_dump(mode="json")
     state = rules.new_game(rules.Options.model_validate(stored), players, seed)
     rng = random.Random(seed)
     played: list[PlayedOrder] = []
@@ -44,7 +59,7 @@ def play_random(
         if not waits:
             break
         seat = rng.choice(waits).seat
-        order = dict(rules.sample_order(state, seat, rng))
+        order = dict(choose(state, seat, rng))
         outcome = rules.apply(state, seat, order)
         played.append(PlayedOrder(seat, order, outcome.events))
         state = outcome.state

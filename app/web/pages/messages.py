@@ -3,7 +3,7 @@ the game page, its live fragment and its live stream record that the viewer is l
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -44,7 +44,7 @@ def look(session: Any, user: UserFacts | None, game_id: int, now: datetime) -> N
         notify.mark_looking(session, user.id, game_id, now)
 
 
-async def look_from_stream(request: Request, game_id: int) -> None:
+async def look_from_stream(request: Request, game_id: int, now: datetime) -> None:
     """Presence from a live stream, which has no database session of its own: a short one, in a thread."""
     key = request.session.get("sid")
     if key is None:
@@ -52,7 +52,6 @@ async def look_from_stream(request: Request, game_id: int) -> None:
 
     def touch() -> None:
         with request.app.state.sessions() as session:
-            now = datetime.now(UTC)
             user = accounts.user_of_login_session(session, str(key), now)
             if user is not None:
                 notify.mark_looking(session, user.id, game_id, now)

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Query, Request
@@ -127,24 +128,30 @@ def game_fragment(
 
 
 @router.get("/games/{game_id}/live")
-async def game_live(request: Request, game_id: int) -> EventSourceResponse:
+async def game_live(request: Request, game_id: int, now: Now) -> EventSourceResponse:
     """The game's versions as they move (a 404 for a game that does not exist), as the viewer may hear of
     them: news meant for some users only, such as a private message, reaches only their streams.
 
     A stream that comes back with `Last-Event-ID` (a browser's EventSource does it by itself) first hears
     the versions it missed while it was away, so that a dropped connection loses nothing; a page's first
-    stream says with `?since=` the version it was drawn at, for the same reason."""
+    stream says with `?since=` the version it was drawn at, for the same reason. The viewer counts as
+    looking on the app's clock: its time at connection, moved on by how long the stream has been open."""
     viewer = await run_in_threadpool(_stream_viewer, request, game_id)
     last_heard = _last_event_id(request)
+    opened = time.monotonic()
+
+    async def looking() -> None:  # an open live stream counts as looking, from the moment it opens
+        await look_from_stream(request, game_id, now + timedelta(seconds=time.monotonic() - opened))
 
     async def versions() -> AsyncIterator[dict[str, str]]:
         async with BUS.subscribe(game_id, viewer) as queue, ops_metrics.live_connection():
+            await looking()
             if last_heard is not None:  # read once subscribed: a version after this one is queued
                 current = await run_in_threadpool(_current_version, request, game_id)
                 for version in range(max(last_heard + 1, current - MISSED_REPLAYED + 1), current + 1):
                     yield _moved(version)
             while not await request.is_disconnected():
-                await look_from_stream(request, game_id)  # an open live stream counts as looking
+                await looking()
                 try:
                     version = await asyncio.wait_for(queue.get(), timeout=LIVE_PING_SECONDS)
                 except TimeoutError:
