@@ -23,7 +23,7 @@ from app.services.mail.mail_jobs import MailJobs
 from app.services.play import live
 from app.services.social import queue
 from app.settings import Settings
-from app.web import api, api_docs, errors, guard, ops, pages, redaction
+from app.web import api, api_docs, errors, guard, ops, pages, redaction, render_cache
 from app.web.emails import EmailRenderer
 from app.web.pages import mail_links
 from app.web.ratelimit import RateLimiter
@@ -76,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.sessions = session_factory(engine)
     app.state.limiter = RateLimiter(settings)
     app.state.templates = make_templates(strict=settings.environment != "production")
+    app.state.render_cache = render_cache.make_cache(settings.redis_url)
 
     app.add_middleware(SecurityHeadersMiddleware, https=settings.secure_cookies)
     app.add_middleware(
