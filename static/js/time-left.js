@@ -9,13 +9,14 @@
     ["year", 365 * 86400], ["month", 30 * 86400], ["week", 7 * 86400],
     ["day", 86400], ["hour", 3600], ["minute", 60]
   ];
+  // Each unit as it follows the number, its space included (French keeps a no-break space before some).
   var WORDS = {
     en: {future: "in {0}", past: "{0} ago",
-      year: ["yr", "yr"], month: ["mo", "mo"], week: ["wk", "wk"], day: ["day", "days"],
-      hour: ["hr", "hr"], minute: ["min", "min"]},
+      year: [" yr", " yr"], month: [" mo", " mo"], week: [" wk", " wk"], day: [" day", " days"],
+      hour: [" hr", " hr"], minute: [" min", " min"]},
     fr: {future: "dans {0}", past: "il y a {0}",
-      year: ["a", "a"], month: ["m.", "m."], week: ["sem.", "sem."], day: ["j", "j"],
-      hour: ["h", "h"], minute: ["min", "min"]}
+      year: [" a", " a"], month: [" m.", " m."], week: [" sem.", " sem."], day: ["\u00a0j", "\u00a0j"],
+      hour: ["\u00a0h", "\u00a0h"], minute: ["\u00a0min", "\u00a0min"]}
   };
   var THRESHOLD = 2;
 
@@ -26,7 +27,7 @@
       var value = size / UNITS[i][1];
       if (value >= THRESHOLD || unit === "minute") {
         var count = Math.max(1, Math.round(value));
-        var text = count + " " + words[unit][count === 1 ? 0 : 1];
+        var text = count + words[unit][count === 1 ? 0 : 1];
         return (seconds >= 0 ? words.future : words.past).replace("{0}", text);
       }
     }
