@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from redis.exceptions import RedisError
 from sqlalchemy.orm import Session
 from starlette.testclient import TestClient
 
@@ -176,3 +177,35 @@ def test_an_unchanged_read_is_a_304(table: Table, app: Any) -> None:
     table.ben.post(f"/games/{table.game_id}/messages", data={"body": "News without a move"})
     told = table.ann.get(fragment, headers={"If-None-Match": etag})
     assert told.status_code == 200 and "News without a move" in told.text
+
+
+def test_renders_are_shared_through_redis() -> None:
+    url = "redis://127.0.0.1:6379/14"
+    first, second = render_cache.make_cache(url), render_cache.make_cache(url)
+    assert first.redis is not None
+    try:
+        first.redis.ping()
+    except RedisError:
+        pytest.skip("needs Redis at 127.0.0.1:6379")
+    first.redis.flushdb()
+    key = render_cache.RenderKey("page", 1, "mark", "seat0", "en", "UTC")
+    assert first.get_or_render(key, lambda: render_cache.Kept("<p>seat 0</p>")).text == "<p>seat 0</p>"
+
+    def never() -> render_cache.Kept:
+        raise AssertionError("drawn again in another process")
+
+    assert second.get_or_render(key, never).text == "<p>seat 0</p>"
+    other = render_cache.RenderKey("page", 1, "mark", "seat1", "en", "UTC")
+    assert second.get_or_render(other, lambda: render_cache.Kept("<p>seat 1</p>")).text == "<p>seat 1</p>"
+    first.redis.flushdb()
+
+
+def test_the_process_keeps_renders_within_its_budget() -> None:
+    cache = render_cache.RenderCache(budget_bytes=1000)
+    keys = [render_cache.RenderKey("page", 1, f"v{n}", "visitor") for n in range(5)]
+    for key in keys:
+        cache.get_or_render(key, lambda: render_cache.Kept("x" * 300))
+    assert cache.renders == 5
+    cache.get_or_render(keys[-1], lambda: render_cache.Kept("y"))  # the newest is kept
+    cache.get_or_render(keys[0], lambda: render_cache.Kept("x" * 300))  # the oldest was dropped
+    assert cache.renders == 6
