@@ -99,17 +99,21 @@ def game_page(
         return _drawn(request, "partials/game_body.html", user, context)
 
     key = _key(request, seen, user, "page")
-    messages = _messages(request, session, seen, user, oob=False)
+    messages = _messages(session, seen, user, oob=False)
     shell = (
         request.url.query,
         user.id if user else 0,
         user.display_name if user else "",
         turns_waiting(request, user),
     )
-    etag = key.etag(csrf_token(request), messages, *shell) if key and not refusals.pending(request) else None
+    etag = (
+        key.etag(csrf_token(request), _said(messages), *shell)
+        if key and not refusals.pending(request)
+        else None
+    )
     if etag and etag_matches(request, etag):
         return not_modified(etag)
-    body = _filled(request, _kept(request, key, draw), messages)
+    body = _filled(request, _kept(request, key, draw), _drawn_messages(request, user, messages))
     response = render(
         request, "game.html", user, {"game": seen.game, "body": body, "turns_waiting": shell[-1]}
     )
@@ -178,12 +182,12 @@ def _fragment(
         return _drawn(request, "partials/game_sections.html", user, context)
 
     key = _key(request, seen, user, "fragment", str(orders_changed))
-    messages = _messages(request, session, seen, user, oob=True)
+    messages = _messages(session, seen, user, oob=True)
     turns = turns_waiting(request, user)
-    etag = key.etag(csrf_token(request), messages, turns) if key else None
+    etag = key.etag(csrf_token(request), _said(messages), turns) if key else None
     if etag and etag_matches(request, etag):
         return not_modified(etag)
-    body = _filled(request, _kept(request, key, draw), messages)
+    body = _filled(request, _kept(request, key, draw), _drawn_messages(request, user, messages))
     return with_etag(
         render(request, "partials/game_live.html", user, {"body": body, "turns_waiting": turns}), etag
     )
@@ -343,17 +347,19 @@ def _drawn(request: Request, template: str, user: UserFacts | None, context: dic
     return Kept(render_text(request, template, user, {**context, **marks}))
 
 
-def _messages(
-    request: Request,
-    session: Session,
-    seen: Read,
-    user: UserFacts | None,
-    oob: bool,
-) -> str:
-    """The messages this viewer may read, drawn per request: a message moves no version."""
+def _messages(session: Session, seen: Read, user: UserFacts | None, oob: bool) -> dict[str, Any]:
+    """The messages this viewer may read, read per request (a message moves no version)."""
     game, seat = seen.game, play.viewer_seat(seen.game, user)
-    context = {"game": game, "oob": oob, **message_context(session, game, seat, seen.seat_names(), user)}
-    return render_text(request, "partials/game_message_sections.html", user, context)
+    return {"game": game, "oob": oob, **message_context(session, game, seat, seen.seat_names(), user)}
+
+
+def _said(messages: dict[str, Any]) -> str:
+    """What of the messages a page shows beside the game's own (in the ETag; the names are in the key)."""
+    return repr((messages["messages"], messages["message_seats"], messages["can_post"]))
+
+
+def _drawn_messages(request: Request, user: UserFacts | None, messages: dict[str, Any]) -> str:
+    return render_text(request, "partials/game_message_sections.html", user, messages)
 
 
 def _filled(request: Request, kept: Kept, messages: str) -> Markup:
