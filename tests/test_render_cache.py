@@ -54,7 +54,8 @@ def table(db: Session, make_client: Any) -> Table:
         ids = {user.display_name: user.id for user in (ann, ben, cat, dan)}
         db.commit()  # end the read: on SQLite an open transaction holds the write lock
         clients = [api_client(make_client, f"{name}@example.com") for name in ("ann", "ben", "cat", "dan")]
-    return Table(game.id, *clients, make_client(), ids)
+    ann_client, ben_client, cat_client, dan_client = clients
+    return Table(game.id, ann_client, ben_client, cat_client, dan_client, make_client(), ids)
 
 
 def cache_of(client: TestClient) -> render_cache.RenderCache:
