@@ -66,7 +66,8 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, pool_timeout: float = 30.0) -> Engine:
+    """`pool_timeout`: how long a request waits for a connection before it is answered 503 (Postgres)."""
     if url.startswith("sqlite"):
         path = url.removeprefix("sqlite:///")
         if path and path != ":memory:":
@@ -83,6 +84,7 @@ def make_engine(url: str) -> Engine:
         pool_size=10,
         max_overflow=20,
         pool_recycle=POOL_RECYCLE_SECONDS,
+        pool_timeout=pool_timeout,
         connect_args={"prepare_threshold": 2},
     )
     event.listen(engine, "before_cursor_execute", _note_writes)

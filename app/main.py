@@ -23,7 +23,7 @@ from app.services.mail.mail_jobs import MailJobs
 from app.services.play import live
 from app.services.social import queue
 from app.settings import Settings
-from app.web import api, api_docs, errors, guard, ops, pages, redaction
+from app.web import api, api_docs, errors, guard, ops, overload, pages, redaction, render_cache
 from app.web.emails import EmailRenderer
 from app.web.pages import mail_links
 from app.web.ratelimit import RateLimiter
@@ -46,7 +46,7 @@ def game_data_notes() -> str:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     redaction.install()
-    engine = make_engine(settings.sqlalchemy_url)
+    engine = make_engine(settings.sqlalchemy_url, settings.db_pool_timeout_seconds)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -76,7 +76,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.sessions = session_factory(engine)
     app.state.limiter = RateLimiter(settings)
     app.state.templates = make_templates(strict=settings.environment != "production")
+    app.state.render_cache = render_cache.make_cache(settings.redis_url)
+    app.state.in_flight = overload.InFlight(settings.max_requests_in_flight)
 
+    # innermost: past the bound, a 503 at once, with the security headers and the request's id and timing
+    app.add_middleware(
+        overload.InFlightLimit, in_flight=app.state.in_flight, language=settings.default_language
+    )
     app.add_middleware(SecurityHeadersMiddleware, https=settings.secure_cookies)
     app.add_middleware(
         SessionMiddleware,

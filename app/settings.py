@@ -63,6 +63,12 @@ class Settings(BaseSettings):
         "", description="addresses or networks of the reverse proxies whose X-Forwarded-For is believed"
     )
     redis_url: str = Field("", description="redis://host:port/db shares the rate limits; empty: per process")
+    max_requests_in_flight: int = Field(
+        64, description="per web process; past it a request is answered 503 with Retry-After at once"
+    )
+    db_pool_timeout_seconds: float = Field(
+        3.0, description="how long a request waits for a database connection before a 503 (Postgres)"
+    )
     signup_confirmation: bool | None = Field(
         None, description="sign-up waits for the address check (no account enumeration); empty: in production"
     )

@@ -45,7 +45,7 @@ def store(settings: Settings, game_type: str, played: Playout) -> int:
     rules = registry.get(game_type)
     at = datetime.now(UTC)
     with session_factory(make_engine(settings.sqlalchemy_url))() as session:
-        tag = int(at.timestamp()) % 100_000  # the bench may add games to a database it used before
+        tag = int(at.timestamp() * 1000) % 10_000_000  # a database used before, a game stored the same second
         users = [
             User(email=f"bench{tag}.{seat}@example.com", display_name=f"Bench{seat} {tag}", password_hash="-")
             for seat in range(played.players)

@@ -279,6 +279,22 @@ def render(
     status_code: int = 200,
 ) -> Response:
     templates: Jinja2Templates = request.app.state.templates
+    full_context = page_context(request, user, context)
+    response = templates.TemplateResponse(request, template, full_context, status_code=status_code)
+    response.headers["Content-Language"] = full_context["lang"]
+    return response
+
+
+def render_text(request: Request, template: str, user: UserFacts | None, context: dict[str, Any]) -> str:
+    """A part of a page as text, with what `render` gives every template (a cached part's pieces)."""
+    templates: Jinja2Templates = request.app.state.templates
+    full_context = {"request": request, **page_context(request, user, {"refusal": None, **context})}
+    return templates.get_template(template).render(full_context)
+
+
+def page_context(request: Request, user: UserFacts | None, context: dict[str, Any] | None) -> dict[str, Any]:
+    """What every page's template reads besides its own context: the user, the language's words, the
+    CSRF token, a refused form to fill again, the navigation's count of waiting games."""
     tr = translator(request, user)
     full_context: dict[str, Any] = {"user": user, **tr.template_globals(), **(context or {})}
     if "csrf_token" not in full_context:  # an error page says None: it shows no token
@@ -286,13 +302,11 @@ def render(
     if "refusal" not in full_context:
         full_context["refusal"] = refusals.take(request)
     if "turns_waiting" not in full_context:  # a page that read the user's turns gives the count itself
-        full_context["turns_waiting"] = _turns_waiting(request, user)
-    response = templates.TemplateResponse(request, template, full_context, status_code=status_code)
-    response.headers["Content-Language"] = tr.language
-    return response
+        full_context["turns_waiting"] = turns_waiting(request, user)
+    return full_context
 
 
-def _turns_waiting(request: Request, user: UserFacts | None) -> int:
+def turns_waiting(request: Request, user: UserFacts | None) -> int:
     """The navigation's count of games waiting on the user, read in the request's own session."""
     session: Session | None = getattr(request.state, "db", None)
     return turns.turns_of(session, user).waiting_on_you if user is not None and session is not None else 0

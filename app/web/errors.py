@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from sqlalchemy.exc import DataError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -33,6 +34,7 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(OverflowError, _out_of_range)  # SQLite: an id past 64 bits
     app.add_exception_handler(DataError, _out_of_range)  # Postgres: a value its column cannot hold
     app.add_exception_handler(OperationalError, _database_unavailable)  # type: ignore[arg-type]
+    app.add_exception_handler(PoolTimeout, _database_unavailable)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _unexpected_error)
 
 
@@ -62,9 +64,10 @@ async def _out_of_range(request: Request, error: Exception) -> Response:
     return await _respond(request, ServiceError("invalid_input", "A number in this request is out of range."))
 
 
-async def _database_unavailable(request: Request, error: OperationalError) -> Response:
-    """The database is down or too busy (SQLite's write lock held past its timeout): try again later."""
-    log.warning("database unavailable on %s %s: %s", request.method, request.url.path, error.orig)
+async def _database_unavailable(request: Request, error: OperationalError | PoolTimeout) -> Response:
+    """The database is down or too busy (SQLite's write lock held past its timeout, every pooled connection
+    taken past the pool's timeout): try again later."""
+    log.warning("database unavailable on %s %s: %s", request.method, request.url.path, error)
     busy = ServiceError(
         "busy", "The server is too busy to answer now; nothing was changed. Try again in a moment."
     )

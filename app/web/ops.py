@@ -14,6 +14,7 @@ from starlette.routing import Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.services.ops import health, logs, metrics
+from app.web.overload import InFlight
 
 router = APIRouter(include_in_schema=False)
 LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
@@ -29,6 +30,12 @@ def healthz() -> JSONResponse:
 
 @router.get("/readyz")
 async def readyz(request: Request) -> JSONResponse:
+    in_flight: InFlight = request.app.state.in_flight
+    load = {"in_flight": in_flight.current, "limit": in_flight.limit, "refused": in_flight.refused}
+    if in_flight.saturated:  # answered without the database or a thread: the process has none to spare
+        saturated = {"code": "saturated", "message": "This process answers as many requests as it may."}
+        headers = {"Retry-After": str(in_flight.retry_after_seconds)}
+        return JSONResponse({"error": {**saturated, **load}}, status_code=503, headers=headers)
     state = await run_in_threadpool(health.readiness, request.app.state.engine)
     if not state.ready:
         body = {"code": state.code, "message": state.message, "current": state.current, "head": state.head}

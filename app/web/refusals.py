@@ -102,3 +102,8 @@ def to_log_in(request: Request) -> Response | None:
             log_in_path(request.url.path + (f"?{request.url.query}" if request.url.query else "")), 303
         )
     return RedirectResponse(log_in_path(form_page(request) or "/"), 303)
+
+
+def pending(request: Request) -> bool:
+    """Whether a refused form waits to be shown again (a page that shows one is never a 304)."""
+    return SESSION_KEY in request.session

@@ -629,6 +629,11 @@ def get_game(session: Session, game_id: int) -> Game:
     return game
 
 
+def read_game(session: Session, game_id: int) -> tuple[GameRecord, dict[int | None, str]]:
+    """The game with its seats and their holders' display names, in one statement, unlocked."""
+    return _game_and_names(session, game_id, lock=False)
+
+
 def viewer_seat(game: GameFacts, user: UserFacts | None) -> int | None:
     if user is None:
         return None

@@ -1,15 +1,18 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request, Response
 from pydantic import TypeAdapter
 
 from app.games import registry
+from app.models.records import UserFacts
 from app.services.errors import not_found
 from app.services.play import play
 from app.services.social import lobby
+from app.web import render_cache
 from app.web.api.schemas import (
     ERROR_RESPONSES,
     EventOut,
@@ -23,6 +26,8 @@ from app.web.api.schemas import (
     WaitOut,
 )
 from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, client_address, request_token
+from app.web.etags import etag_matches, not_modified
+from app.web.render_cache import Kept, Read, RenderKey
 
 log = logging.getLogger(__name__)
 router = APIRouter(tags=["games"], responses=ERROR_RESPONSES)
@@ -81,9 +86,15 @@ def create_game(body: GameCreate, session: DB, user: CurrentUser, now: Now, limi
     return GameSummary.of(game)
 
 
-@router.get("/games/{game_id}")
-def get_game(game_id: int, session: DB, user: MaybeUser) -> GameDetail:
-    return detail(play.game_view(session, game_id, user, with_log=False))
+@router.get("/games/{game_id}", response_model=GameDetail)
+def get_game(game_id: int, request: Request, session: DB, user: MaybeUser) -> Response:
+    """A 304 for an `If-None-Match` that names the ETag of the game as the caller last read it."""
+
+    def draw() -> Kept:
+        return Kept(detail(play.view_of(seen.game, user, seen.names, seen.waits)).model_dump_json())
+
+    seen = render_cache.read(session, game_id)
+    return _kept_json(request, seen, user, "api", draw)
 
 
 def detail(view: play.GameView) -> GameDetail:
@@ -173,16 +184,38 @@ def submit_order(
     return OrderAccepted(**accepted)
 
 
-@router.get("/games/{game_id}/log")
-def game_log(game_id: int, session: DB, user: MaybeUser) -> list[EventOut]:
-    game = play.get_game(session, game_id)
-    seat = play.viewer_seat(game, user)
-    return [
-        EventOut(
-            seq=e.seq, kind=e.kind, data=e.data, private=e.visible_to is not None, created_at=e.created_at
-        )
-        for e in play.visible_log(session, game_id, seat)
-    ]
+@router.get("/games/{game_id}/log", response_model=list[EventOut])
+def game_log(game_id: int, request: Request, session: DB, user: MaybeUser) -> Response:
+    """The newest events the caller may see; a 304 for an `If-None-Match` of the log as last read."""
+
+    def draw() -> Kept:
+        seat = play.viewer_seat(seen.game, user)
+        events = [
+            EventOut(
+                seq=e.seq, kind=e.kind, data=e.data, private=e.visible_to is not None, created_at=e.created_at
+            )
+            for e in play.visible_log(session, game_id, seat)
+        ]
+        return Kept(EVENTS.dump_json(events).decode())
+
+    seen = render_cache.read(session, game_id)
+    return _kept_json(request, seen, user, "api-log", draw)
+
+
+EVENTS = TypeAdapter(list[EventOut])
+
+
+def _kept_json(
+    request: Request, seen: Read, user: UserFacts | None, kind: str, draw: Callable[[], Kept]
+) -> Response:
+    """A read kept per game version and seat (render_cache), answered 304 when the caller holds it."""
+    key = RenderKey(kind, seen.game.id, seen.mark, render_cache.viewer_key(seen.game, user))
+    etag = key.etag()
+    if etag_matches(request, etag):
+        return not_modified(etag)
+    cache: render_cache.RenderCache = request.app.state.render_cache
+    kept = cache.get_or_render(key, draw) if render_cache.keepable(seen.game) else draw()
+    return Response(kept.text, media_type="application/json", headers={"ETag": etag})
 
 
 @router.get("/games/{game_id}/replay")

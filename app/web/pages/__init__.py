@@ -62,15 +62,18 @@ def local_time(context: Any, moment: datetime | None) -> str:
 
 @pass_context
 def time_left(context: Any, moment: datetime | None) -> Markup:
-    """How far off a deadline is ("in 23 hr"), the exact local time on hover and for screen readers."""
+    """How far off a deadline is ("in 23 hr"), the exact local time on hover and for screen readers.
+
+    A render kept for later (`now` set to None) writes the exact time, which static/js/time-left.js turns
+    into how far off it is in the browser, and keeps up to date."""
     if moment is None:
         return Markup("")
     language = context.get("lang", "en")
-    now = context.get("now") or utcnow()
+    exact = dates.exact(moment, _zone_of(context), language)
+    kept = "now" in context and context["now"] is None
+    left = exact if kept else dates.relative(moment, context.get("now") or utcnow(), language)
     return Markup('<time datetime="{iso}" title="{exact}" class="time-left">{left}</time>').format(
-        iso=moment.isoformat(),
-        exact=dates.exact(moment, _zone_of(context), language),
-        left=dates.relative(moment, now, language),
+        iso=moment.isoformat(), exact=exact, left=left
     )
 
 

@@ -3,6 +3,7 @@ the game page, its live fragment and its live stream record that the viewer is l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -10,7 +11,7 @@ from fastapi import APIRouter, Request
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import RedirectResponse, Response
 
-from app.models.records import UserFacts
+from app.models.records import GameFacts, UserFacts
 from app.services.accounts import accounts
 from app.services.errors import ServiceError
 from app.services.mail import notify
@@ -22,19 +23,22 @@ from app.web.forms import FormFields
 router = APIRouter()
 
 
-def message_context(session: Any, view: play.GameView, user: UserFacts | None) -> dict[str, Any]:
-    """What the messages section of a game page needs."""
+def message_context(
+    session: Any, game: GameFacts, seat: int | None, players: Sequence[str | None], user: UserFacts | None
+) -> dict[str, Any]:
+    """What the messages section of a game page needs (`players`: the seats' names)."""
     others = [
         (number, name)
-        for number, name in enumerate(view.players)
-        if view.seat is not None and number != view.seat and view.game.status == "active"
+        for number, name in enumerate(players)
+        if seat is not None and number != seat and game.status == "active"
     ]
-    member = user is not None and any(s.user_id == user.id and s.status == "playing" for s in view.game.seats)
+    member = user is not None and any(s.user_id == user.id and s.status == "playing" for s in game.seats)
     return {
-        "messages": messages.visible_messages(session, view.game, user),
+        "messages": messages.visible_messages(session, game, user),
         "message_seats": others,
-        "can_post": member and view.game.status != "cancelled",
+        "can_post": member and game.status != "cancelled",
         "message_limit": messages.MAX_LENGTH,
+        "seat_names": list(players),
     }
 
 
@@ -97,6 +101,10 @@ def post_message(
     )
     if not request.headers.get("hx-request"):
         return RedirectResponse(f"/games/{game_id}#game-messages", 303)
-    view = play.game_view(session, game_id, user)
-    context = {"game": view.game, "view": view, **message_context(session, view, user), "oob": True}
+    view = play.game_view(session, game_id, user, with_log=False)
+    context = {
+        "game": view.game,
+        **message_context(session, view.game, view.seat, view.players, user),
+        "oob": True,
+    }
     return render(request, "partials/game_message_form.html", user, context)

@@ -7,23 +7,41 @@ from datetime import datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Query, Request
+from markupsafe import Markup
 from sqlalchemy.orm import Session
 from sse_starlette.sse import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.responses import RedirectResponse, Response
 
 from app.games import registry
+from app.models.records import UserFacts
 from app.services.errors import ServiceError
 from app.services.ops import metrics as ops_metrics
 from app.services.play import draft, play
 from app.services.play.live import BUS
 from app.services.players.ratings import seat_rank_moves
 from app.services.social import lobby
-from app.web.deps import DB, CurrentUser, Limiter, MaybeUser, Now, client_address, optional_user, render
+from app.web import refusals, render_cache
+from app.web.deps import (
+    DB,
+    CurrentUser,
+    Limiter,
+    MaybeUser,
+    Now,
+    client_address,
+    csrf_token,
+    optional_user,
+    render,
+    render_text,
+    translator,
+    turns_waiting,
+)
+from app.web.etags import etag_matches, not_modified, with_etag
 from app.web.forms import FormFields
 from app.web.games.advciv import map as advciv_map
 from app.web.games.advciv import market as advciv_market
 from app.web.pages.messages import look, look_from_stream, message_context
+from app.web.render_cache import CSRF_MARK, MESSAGES_MARK, Kept, Read, RenderKey, with_token
 
 router = APIRouter()
 PlayLink = Annotated[bool, Query(alias="play")]
@@ -75,11 +93,34 @@ def game_page(
 ) -> Response:
     if play_link and user is None:  # a mail's "Play now": log in, then back here
         raise ServiceError("login_required", "Log in first.")
-    view = play.game_view(session, game_id, user)
+    seen = render_cache.read(session, game_id)
     look(session, user, game_id, now)
-    context = {**_context(session, view, now), **message_context(session, view, user)}
-    context["invited"] = lobby.is_invited(session, user, view.game)
-    return render(request, "game.html", user, context)
+
+    def draw() -> Kept:
+        view = play.game_view(session, game_id, user)
+        context = {**_context(session, view, now), "invited": lobby.is_invited(session, user, view.game)}
+        return _drawn(request, "partials/game_body.html", user, context)
+
+    key = _key(request, seen, user, "page")
+    messages = _messages(session, seen, user, oob=False)
+    shell = (
+        request.url.query,
+        user.id if user else 0,
+        user.display_name if user else "",
+        turns_waiting(request, user),
+    )
+    etag = (
+        key.etag(csrf_token(request), _said(messages), *shell)
+        if key and not refusals.pending(request)
+        else None
+    )
+    if etag and etag_matches(request, etag):
+        return not_modified(etag)
+    body = _filled(request, _kept(request, key, draw), _drawn_messages(request, user, messages))
+    response = render(
+        request, "game.html", user, {"game": seen.game, "body": body, "turns_waiting": shell[-1]}
+    )
+    return with_etag(response, etag)
 
 
 @router.get("/games/{game_id}/log")
@@ -92,9 +133,15 @@ def log_page(
     before: Annotated[int | None, Query(ge=0)] = None,
 ) -> Response:
     """The whole log, a page at a time, newest first, as the viewer may see it."""
-    page = play.log_page(session, game_id, user, before)
-    context = {**_context(session, page.view, now), "older": page.older, "newest": page.newest}
-    return render(request, "game_log.html", user, context)
+    seen = render_cache.read(session, game_id)
+
+    def draw() -> Kept:
+        page = play.log_page(session, game_id, user, before)
+        context = {**_context(session, page.view, now), "older": page.older, "newest": page.newest}
+        return _drawn(request, "partials/game_log_body.html", user, context)
+
+    body = _filled(request, _kept(request, _key(request, seen, user, "log", str(before)), draw), "")
+    return render(request, "game_log.html", user, {"game": seen.game, "body": body})
 
 
 @router.get("/games/{game_id}/replay")
@@ -120,11 +167,33 @@ def game_fragment(
     request: Request, game_id: int, session: DB, user: MaybeUser, now: Now, since: str = ""
 ) -> Response:
     """What a live page swaps in when the game moves; the order forms only when the question changed."""
-    view = play.game_view(session, game_id, user)
     look(session, user, game_id, now)
-    context = {**_context(session, view, now), **message_context(session, view, user)}
-    context["orders_changed"] = str(context["prompt_since"]) != since
-    return render(request, "partials/game_live.html", user, context)
+    return _fragment(request, session, game_id, user, now, since)
+
+
+def _fragment(
+    request: Request, session: Session, game_id: int, user: UserFacts | None, now: datetime, since: str | None
+) -> Response:
+    """The live fragment (`since`: the question the page shows; None: the order forms always)."""
+    seen = render_cache.read(session, game_id)
+    asked = seen.asked(play.viewer_seat(seen.game, user))
+    orders_changed = since is None or str("" if asked is None else asked) != since
+
+    def draw() -> Kept:
+        view = play.game_view(session, game_id, user)
+        context = {**_context(session, view, now), "oob": True, "orders_changed": orders_changed}
+        return _drawn(request, "partials/game_sections.html", user, context)
+
+    key = _key(request, seen, user, "fragment", str(orders_changed))
+    messages = _messages(session, seen, user, oob=True)
+    turns = turns_waiting(request, user)
+    etag = key.etag(csrf_token(request), _said(messages), turns) if key else None
+    if etag and etag_matches(request, etag):
+        return not_modified(etag)
+    body = _filled(request, _kept(request, key, draw), _drawn_messages(request, user, messages))
+    return with_etag(
+        render(request, "partials/game_live.html", user, {"body": body, "turns_waiting": turns}), etag
+    )
 
 
 @router.get("/games/{game_id}/live")
@@ -257,8 +326,51 @@ def submit_order(
     order = reader(fields) if reader is not None else fields
     play.submit(session, user, game_id, order, expected_version, now)
     if request.headers.get("hx-request"):
-        view = play.game_view(session, game_id, user)
-        context = {**_context(session, view, now), **message_context(session, view, user)}
-        context["orders_changed"] = True
-        return render(request, "partials/game_live.html", user, context)
+        return _fragment(request, session, game_id, user, now, None)
     return _back(game_id)
+
+
+# --- kept renders (app.web.render_cache) -------------------------------------------------------------
+
+
+def _key(
+    request: Request, seen: Read, user: UserFacts | None, kind: str, extra: str = ""
+) -> RenderKey | None:
+    """The key of this render, None for a game drawn every time (forming, or its seats being drafted)."""
+    if not render_cache.keepable(seen.game):
+        return None
+    language = translator(request, user).language
+    zone = str(user.time_zone) if user is not None else "UTC"
+    viewer = render_cache.viewer_key(seen.game, user)
+    return RenderKey(kind, seen.game.id, seen.mark, viewer, language, zone, extra)
+
+
+def _kept(request: Request, key: RenderKey | None, draw: Callable[[], Kept]) -> Kept:
+    cache: render_cache.RenderCache = request.app.state.render_cache
+    return draw() if key is None else cache.get_or_render(key, draw)
+
+
+def _drawn(request: Request, template: str, user: UserFacts | None, context: dict[str, Any]) -> Kept:
+    """A render to keep: the clock left to the browser, the CSRF token and the messages left as marks."""
+    marks = {"now": None, "csrf_token": CSRF_MARK, "messages_slot": Markup(MESSAGES_MARK), "turns_waiting": 0}
+    return Kept(render_text(request, template, user, {**context, **marks}))
+
+
+def _messages(session: Session, seen: Read, user: UserFacts | None, oob: bool) -> dict[str, Any]:
+    """The messages this viewer may read, read per request (a message moves no version)."""
+    game, seat = seen.game, play.viewer_seat(seen.game, user)
+    return {"game": game, "oob": oob, **message_context(session, game, seat, seen.seat_names(), user)}
+
+
+def _said(messages: dict[str, Any]) -> str:
+    """What of the messages a page shows beside the game's own (in the ETag; the names are in the key)."""
+    return repr((messages["messages"], messages["message_seats"], messages["can_post"]))
+
+
+def _drawn_messages(request: Request, user: UserFacts | None, messages: dict[str, Any]) -> str:
+    return render_text(request, "partials/game_message_sections.html", user, messages)
+
+
+def _filled(request: Request, kept: Kept, messages: str) -> Markup:
+    """A kept render with this request's CSRF token, then its messages (whose text is never searched)."""
+    return Markup(with_token(kept.text, csrf_token(request)).replace(MESSAGES_MARK, messages, 1))
