@@ -5,15 +5,20 @@ finalised, and the offers of the market as its seat sees them (`mk.offer_seen_by
 seat's hand, the stacks, another seat's secret moves or the game's generator (so no `Legal.default`
 drawn from it). Chance comes from `rng` alone.
 
-What it does, phase by phase: the richest tax its stock pays; growth spread over its areas; a ship only for
-a nation boxed in, to carry tokens to free coasts and island sites; tokens gathered on free city sites (6,
-or 12 off a site) and spread two by two over free land, never where another player stands unless boxed in,
-then only where it stands weaker; every city its population supports; when short of support, the city that
-gives most tokens back reduced; stack-9 cards with a treasury nothing else spends; in the market, one offer
-of its least useful cards (tradable calamities first, now and then said to be a commodity) for a card that
-grows its best set, and acceptance of what grows its sets (a calamity in a free slot handed on); in a
-calamity, tokens lost before cities, harm sent to the leaders; in phase 12, the advances that bring most
-face value for their price, new groups and protection first, paid with the sets that waste least.
+What it does, phase by phase: the richest tax its stock pays, or with Coinage the lowest once it has a
+treasury (tokens in the treasury neither grow nor support cities); growth spread over its areas; a ship only
+for a nation boxed in, to carry tokens to free coasts and island sites; tokens gathered on free city sites
+(6, 3 with Architecture and the treasury for the other half, 12 off a site, 12 against a pirate city so that
+a city stands there the same turn) and spread two by two over free land, never where another player stands
+unless boxed in, then only where it stands weaker; every city its population supports, and one more half
+paid with Architecture; when short of support, the city that gives most tokens back reduced; stack-9 cards
+(each may be Piracy) only to bring back a treasury that its stock lacks; in the market, one offer of its
+least useful cards (tradable calamities first, now and then said to be a commodity) for a card that grows
+its best set, and acceptance of what grows its sets (a calamity in a free slot handed on); in a calamity,
+tokens lost while those left support its cities, then cities, and harm sent to the leaders; in phase 12,
+the advances that bring most face value for their price, new groups, protection and growth first, Mining by
+what it adds to its ore sets, Military for a nation that fights, saving for a protection nearly within
+reach, paid with the sets that waste least.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from app.games.advciv import buying, cards, flow, movement, moving, resolving, t
 from app.games.advciv import calamities as cal
 from app.games.advciv import market as mk
 from app.games.advciv import trade_cards as tc
-from app.games.advciv.model import NOBODY, State, public_score
+from app.games.advciv.model import CITIES, NOBODY, State, public_score
 from app.games.advciv.orders import Legal
 from app.games.advciv.phases import awaited as waited
 from app.games.advciv.phases import free_tokens, legal_for, ship_targets
@@ -39,13 +44,14 @@ from app.games.kit.legal import awaited
 
 SITE_TOKENS = flow.SITE_COST  # tokens gathered on a free city site to build there
 PIRATE_ATTACK = cards.CITY_ATTACK_TOKENS + 1  # tokens sent together against a pirate city on a site
+PIRATE_FOUNDING = 2 * SITE_TOKENS  # enough against a pirate city to build on its site the same turn (§24.34)
 SPREAD = 2  # tokens left in an area: two grow by two (§20.1)
 CALAMITY_WORTH = -12  # what a calamity said to be offered is worth to the bot
 LIE_RATE = 0.3  # how often a calamity handed on is said to be a commodity
 LEAVE_RATE = 0.3  # how often a seat with nothing pending leaves the market rather than make an offer
-SPREAD_STOCK = 8  # stock kept beyond the next tax before tokens spread over new land
+SPREAD_STOCK = 4  # stock kept beyond the next tax before tokens spread over new land
 PAYMENT_SETS = 8  # the most commodity sets whose every subset is tried as a payment
-TREASURY_KEPT = 8  # treasury kept for advances; more buys stack-9 cards
+TREASURY_KEPT = 8  # treasury above which Coinage's lowest rate is taken
 PROTECTION = frozenset(
     {
         cards.POTTERY,
@@ -60,8 +66,12 @@ PROTECTION = frozenset(
         cards.PHILOSOPHY,
         cards.ENLIGHTENMENT,
         cards.THEOLOGY,
+        cards.MILITARY,  # Civil War: five unit points fewer from each faction (§30.41)
     }
 )
+GROWTH = frozenset({cards.AGRICULTURE, cards.ARCHITECTURE})  # more tokens per area, cities half paid
+MINING_PAYBACK = 40  # what Mining adds to the hand's sets for it to be worth twice its face
+SAVING = 0.6  # the share of the best protection's price from which the means are kept for it
 
 
 def bot_order(state: State, seat: int, rng: random.Random) -> dict[str, Any]:
@@ -83,7 +93,7 @@ def bot_order(state: State, seat: int, rng: random.Random) -> dict[str, Any]:
     if phase == "conflict":
         return {"type": "pillage", "tokens": legal.context["most"]}
     if phase == "build":
-        return {"type": "build", "areas": [KEYS[area] for area in flow.default_builds(state, seat)]}
+        return _build(state, seat)
     if phase in ("support", "calamity_support"):
         area = max(flow.reducible(state, seat), key=lambda a: (LIMITS[a], -a))
         return {"type": "reduce", "area": KEYS[area]}
@@ -104,6 +114,10 @@ def bot_order(state: State, seat: int, rng: random.Random) -> dict[str, Any]:
 def _tax_rate(state: State, seat: int, legal: Legal) -> int:
     rates = sorted(choice.order.rate for choice in legal.choices)  # type: ignore[union-attr]
     cities, stock = state.city_count(seat), state.players[seat].stock
+    if state.players[seat].treasury >= TREASURY_KEPT or len(state.players[seat].cards) == len(
+        cards.CIV_CARDS
+    ):
+        return rates[0]  # tokens in the treasury neither grow nor support cities
     paid = [rate for rate in rates if rate * cities <= stock]
     return max(paid) if paid else rates[0]
 
@@ -133,12 +147,34 @@ def _expand(state: State, seat: int) -> dict[str, Any]:
 
 
 def _gold(state: State, seat: int, legal: Legal) -> int:
-    """Stack-9 cards bought only to bring a treasury that the stock lacks back into play."""
+    """Stack-9 cards bought only to bring back into play a treasury that the stock lacks: each draw may be
+    Piracy, which turns coastal cities into pirate cities."""
     nation = state.players[seat]
     short = 2 * state.city_count(seat) + SPREAD_STOCK - nation.stock
-    idle = (nation.treasury - TREASURY_KEPT) // tc.GOLD_PRICE  # a treasury nothing else spends
-    wanted = max(-(-short // tc.GOLD_PRICE) if short > 0 else 0, idle)
-    return max(0, min(int(legal.context["most"]), wanted))
+    if short <= 0:
+        return 0
+    return max(0, min(int(legal.context["most"]), -(-short // tc.GOLD_PRICE)))
+
+
+def _build(state: State, seat: int) -> dict[str, Any]:
+    """Every city its population supports, and with Architecture one more paid half from the treasury
+    (on a site first, where the most tokens stand), when the tokens left still support them all."""
+    areas = flow.default_builds(state, seat)
+    order: dict[str, Any] = {"type": "build", "areas": [KEYS[area] for area in areas]}
+    cities = state.city_count(seat) + len(areas)
+    if cities >= CITIES:
+        return order
+    sites = tables.city_sites(len(state.players))
+    tokens = list(state.players[seat].tokens)
+    for area in areas:
+        tokens[area] = 0
+    for area in sorted(flow.architecture_areas(state, seat), key=lambda a: (not sites[a], -tokens[a], a)):
+        trial = tokens.copy()
+        trial[area] = 0
+        if flow.support_after(state, seat, trial) >= 2 * (cities + 1):
+            order["architecture"] = KEYS[area]
+            break
+    return order
 
 
 # --- ships --------------------------------------------------------------------------------------------
@@ -277,9 +313,12 @@ def _moves(
                 gathered = _gather(site, SITE_TOKENS, planned, free, lambda a, to=site: pooled(a, to))
                 if gathered is not None:
                     yield gathered
+        yield from _half_paid(state, seat, reachable, planned, free, spare)
         for pirate in state.pirates:
             if pirate in near:
-                gathered = _gather(pirate, PIRATE_ATTACK, planned, free, spare)
+                gathered = _gather(pirate, PIRATE_FOUNDING, planned, free, spare)
+                if gathered is None:
+                    gathered = _gather(pirate, PIRATE_ATTACK, planned, free, spare)
                 if gathered is not None:
                     yield gathered
         yield from _off_site(planned, free, site_set, spare)
@@ -339,6 +378,29 @@ def _push(
         if weaker:
             to = min(weaker)[2]
             yield moving.land_move(origin, to, movable, None)
+
+
+def _half_paid(
+    state: State,
+    seat: int,
+    reachable: Sequence[int],
+    planned: Mapping[int, int],
+    free: Mapping[int, int],
+    spare: Any,
+) -> Iterable[tuple[int, ...]]:
+    """With Architecture and the treasury for it, half a city's tokens gathered on one more site (§25.3:
+    one such city a turn)."""
+    nation = state.players[seat]
+    paid = SITE_TOKENS // 2
+    if cards.ARCHITECTURE not in nation.cards or nation.treasury < paid:
+        return
+    if any(SITE_TOKENS - paid <= planned.get(site, 0) < SITE_TOKENS for site in reachable):
+        return
+    for site in reachable:
+        gathered = _gather(site, SITE_TOKENS - paid, planned, free, spare)
+        if gathered is not None:
+            yield gathered
+            return
 
 
 def _gather(
@@ -538,7 +600,7 @@ def _calamity(state: State, seat: int, legal: Legal, rng: random.Random) -> dict
     if found.pending is not None:
         order = _pick(state, seat, found.pending)
     elif found.loss is not None:
-        order = _lose(found.loss, rng)
+        order = _lose(state, found.loss, rng)
     else:
         assert found.assignment is not None
         order = _assign(state, found.assignment)
@@ -572,12 +634,17 @@ def _pick(state: State, seat: int, pending: cal.Pending) -> dict[str, Any]:
     return {"type": "pick", "picks": [listed[index].name for index in chosen]}
 
 
-def _lose(loss: cal.UnitLoss, rng: random.Random) -> dict[str, Any]:
-    """Every Grain shown; a victim loses tokens before cities, another chooser takes cities first."""
+def _lose(state: State, loss: cal.UnitLoss, rng: random.Random) -> dict[str, Any]:
+    """Every Grain shown; a victim loses tokens while those left support its cities, then whole cities
+    (a city its tokens cannot support is lost at the support check anyway, its tokens with it); another
+    chooser takes cities first."""
     own = loss.chooser == loss.victim
     grain = loss.grain if own else 0  # another seat's Grain is its secret
     left = loss.target(grain)
-    units = sorted(loss.units, key=lambda u: (u.city, -u.tokens, u.area) if own else (not u.city, u.area))
+    nation = state.players[loss.victim]
+    spare = flow.support_after(state, loss.victim, list(nation.tokens)) - 2 * state.city_count(loss.victim)
+    from_cities = left - max(0, spare) if own else left
+    units = sorted(loss.units, key=lambda u: (u.city != (from_cities > 0), -u.tokens, u.area))
     options = [cal.unit_options(u, loss.keep_token, loss.whole_cities) for u in units]
     suffix = [frozenset({0})]
     for opts in reversed(options):
@@ -589,10 +656,11 @@ def _lose(loss: cal.UnitLoss, rng: random.Random) -> dict[str, Any]:
         if not fitting:
             changes = list(cal.random_loss(loss.victim, loss.units, loss.due(grain), rng.randrange))
             break
-        if own:
-            points, tokens, city = min(fitting, key=lambda opt: (opt[2] < 0, -opt[0], -opt[1]))
-        else:
+        if from_cities > 0:
             points, tokens, city = min(fitting, key=lambda opt: (opt[2] >= 0, -opt[0]))
+            from_cities -= points if city < 0 else 0
+        else:
+            points, tokens, city = min(fitting, key=lambda opt: (opt[2] < 0, -opt[0], -opt[1]))
         left -= points
         if tokens or city:
             changes.append(cal.Change(loss.victim, unit.area, tokens, city))
@@ -619,7 +687,9 @@ def _advances(state: State, seat: int) -> dict[str, Any]:
     holder = buying.holder(state, seat)
     spendable = list((Counter(holder.hand) - Counter(holder.frozen)).elements())
     means = tc.hand_value(spendable, mining=holder.mining) + holder.treasury
-    cart = _cart(holder.owned, means)
+    mined = tc.hand_value(spendable, mining=True) - tc.hand_value(spendable)
+    civil_war = state.city_count(seat) >= tc.stack_of(cal.CIVIL_WAR)  # it draws from Civil War's stack
+    cart = _cart(holder.owned, means, mined, _boxed(state, seat) or civil_war)
     spend = _payment(holder, spendable, cart, state.hand_limit)
     rest = list((Counter(holder.hand) - Counter(spend)).elements())
     excess = max(0, len(rest) - state.hand_limit)
@@ -631,9 +701,11 @@ def _advances(state: State, seat: int) -> dict[str, Any]:
     return {"type": "buy", "cart": list(cart), "spend": list(spend), "discard": list(discard)}
 
 
-def _cart(owned: cards.Cards, means: int) -> tuple[str, ...]:
+def _cart(owned: cards.Cards, means: int, mined: int, fights: bool) -> tuple[str, ...]:
     """The advances bought: free ones, then by face value per token paid, a new group or a protection
-    worth more; while the means last."""
+        worth more, Mining by what it would add to the hand's ore sets (`mined`), Military more for a nation
+        that `fights` (boxed in, or with the cities to draw Civil War); while the means last. When the best is
+    a protection nearly within reach, the means are saved for it."""
     groups = cards.groups_held(owned)
 
     def worth(price: adv.Price) -> float:
@@ -641,12 +713,18 @@ def _cart(owned: cards.Cards, means: int) -> tuple[str, ...]:
         ratio = price.cost / max(price.due, 1)
         if set(card.groups) - groups:
             ratio *= 1.6
-        if price.card in PROTECTION:
+        if price.card in PROTECTION or price.card in GROWTH:
             ratio *= 1.3
+        if price.card == cards.MILITARY and fights:
+            ratio *= 1.5
+        if price.card == cards.MINING:
+            ratio *= 1 + min(1.0, mined / MINING_PAYBACK)
         return ratio
 
     lines = [line.price for line in adv.shop(owned) if line.refusal is None]
     lines.sort(key=lambda price: (-worth(price), price.card))
+    if lines and lines[0].card in PROTECTION and lines[0].due > means >= SAVING * lines[0].due:
+        return tuple(price.card for price in lines if not price.due)  # the means saved for it
     cart: list[str] = []
     total = 0
     for price in lines:
