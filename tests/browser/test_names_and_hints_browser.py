@@ -1,5 +1,5 @@
-"""A generated game name in its creator's language, the same for every reader; hints that do not look filled in, the calendar address
-as served."""
+"""A generated game name in its creator's language, the same for every reader; hints that do not look
+filled in; the calendar address as served."""
 
 from __future__ import annotations
 

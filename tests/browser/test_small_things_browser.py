@@ -39,6 +39,6 @@ def test_the_game_list_tabs_fit_and_a_row_that_scrolls_shows_it(
 
     page.goto(f"{live_server}/rankings")  # four game types: on a phone the row scrolls
     tabs = page.locator("nav.tabs").first
-    backgrounds = tabs.locator("a").evaluate_all("links => links.map(a => getComputedStyle(a).backgroundColor)")
+    backgrounds = tabs.locator("a").evaluate_all("all => all.map(a => getComputedStyle(a).backgroundColor)")
     assert set(backgrounds) == {"rgba(0, 0, 0, 0)"}  # no tab hides the shadow that says more is beside
     keep_screenshot(page, f"ranking-tabs-{size_name(phone, language)}")
