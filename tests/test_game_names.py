@@ -1,43 +1,60 @@
-"""Generated game names are said in the viewer's language; names people typed are shown as typed."""
+"""A game has one name: generated in its creator's language when the game is made, and the same for
+everyone who reads it (pages, lobby, API), whatever their own language."""
 
 from __future__ import annotations
 
-from jinja2 import Environment
+import re
+from typing import Any
+
+from markupsafe import escape
 from starlette.testclient import TestClient
 
 from app.services.social import names
-from app.web.game_names import ADJECTIVE_PATTERNS, NOUNS, game_name, game_name_filter
 from tests.conftest import sign_up
 
-
-def test_every_generated_word_can_be_said_in_french() -> None:
-    assert set(ADJECTIVE_PATTERNS) == set(names.ADJECTIVES)
-    assert set(NOUNS) == set(names.NOUNS)
-    for adjective in names.ADJECTIVES:
-        assert game_name(f"{adjective} Galley 123", "fr").startswith("Galère ")
+FRENCH_NAME = re.compile(r"(?P<noun>[^ ]+) (?P<adjective>.+) (?P<number>\d{3})")
 
 
-def test_a_generated_name_follows_the_language_and_a_typed_one_does_not() -> None:
-    assert game_name("Amber Citadel 412", "en") == "Amber Citadel 412"
-    assert game_name("Amber Citadel 412", "fr") == "Citadelle d'ambre 412"
-    assert game_name("Alice's Amber Citadel", "fr") == "Alice's Amber Citadel"
-    assert game_name("Amber Citadel 41", "fr") == "Amber Citadel 41"
-    assert names.generated_parts(names.generate_game_name()) is not None
+def test_a_generated_name_is_in_the_language_asked_for() -> None:
+    for language in ("en", "fr"):
+        assert len(names.PATTERNS[language]) == len(set(names.PATTERNS[language])) == 20
+        assert len(names.NOUNS[language]) == len(set(names.NOUNS[language])) == 20
+    english = names.generate_game_name("en")
+    adjective, noun, number = english.split(" ")
+    assert f"{adjective} {{noun}}" in names.PATTERNS["en"] and noun in names.NOUNS["en"]
+    assert number.isdigit() and len(number) == 3
+    french = FRENCH_NAME.fullmatch(names.generate_game_name("fr"))
+    assert french is not None and french["noun"] in names.NOUNS["fr"]
+    assert f"{{noun}} {french['adjective']}" in names.PATTERNS["fr"]
+    assert names.generate_game_name("xx").split(" ")[1] in names.NOUNS["en"]  # no words of its own
 
 
-def test_the_game_page_says_a_generated_name_in_french(client: TestClient) -> None:
-    sign_up(client, "Alice", language="fr")
+def _create(client: TestClient) -> dict[str, Any]:
     created = client.post("/api/v1/games", json={"game_type": "tigris", "players": 2, "time_limit_hours": 24})
     assert created.status_code == 201, created.text
-    stored = created.json()["name"]
-    page = client.get(f"/games/{created.json()['id']}").text
-    said = game_name(stored, "fr")
-    assert said != stored and f"<h1>{said}</h1>".replace("'", "&#39;") in page
+    game: dict[str, Any] = created.json()
+    return game
 
 
-def test_the_template_filter_reads_the_page_language_and_bears_a_missing_name() -> None:
-    env = Environment(autoescape=True)
-    env.filters["game_name"] = game_name_filter
-    template = env.from_string("{{ name|game_name }}")
-    assert template.render(name="Jade Wadi 101", lang="fr") == "Oued de jade 101"
-    assert template.render(name=None, lang="fr") == ""
+def test_a_french_creators_game_has_one_french_name_for_everyone(make_client: Any) -> None:
+    alice, bruno = make_client(), make_client()
+    sign_up(alice, "Alice", language="fr")
+    sign_up(bruno, "Bruno", language="en")
+    game = _create(alice)
+    name = game["name"]
+    found = FRENCH_NAME.fullmatch(name)
+    assert found is not None and found["noun"] in names.NOUNS["fr"], name
+    shown = escape(name)
+    for viewer in (alice, bruno):
+        assert f"<h1>{shown}</h1>" in viewer.get(f"/games/{game['id']}").text
+        assert shown in viewer.get("/").text  # the home page's open games
+        assert viewer.get(f"/api/v1/games/{game['id']}").json()["game"]["name"] == name
+
+
+def test_an_english_creators_game_keeps_its_english_name_for_a_french_reader(make_client: Any) -> None:
+    alice, bruno = make_client(), make_client()
+    sign_up(alice, "Alice", language="en")
+    sign_up(bruno, "Bruno", language="fr")
+    game = _create(alice)
+    assert game["name"].split(" ")[1] in names.NOUNS["en"]
+    assert f"<h1>{escape(game['name'])}</h1>" in bruno.get(f"/games/{game['id']}").text

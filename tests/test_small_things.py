@@ -52,3 +52,23 @@ def test_htmx_does_not_settle_style_attributes_which_the_csp_forbids(client: Tes
     assert found is not None
     settled = json.loads(found.group(1))["attributesToSettle"]
     assert "style" not in settled and "class" in settled
+
+
+DRAGONSTONES, AMUN_RE = "games/dragonstones/orders.html", "games/amunre/orders.html"
+SEALED_FORMS = [
+    (DRAGONSTONES, {"prompt": "bid", "orders": ["bid"], "limits": {"fairy": 3, "gold": 2}}),
+    (DRAGONSTONES, {"prompt": "tiebreak", "orders": ["tiebreak"], "limits": {"silver": 4}}),
+    (AMUN_RE, {"prompt": "offering", "orders": ["offer"], "limits": {"gold": {"3": 1}}}),
+]
+
+
+@pytest.mark.parametrize(("template", "legal"), SEALED_FORMS)
+def test_an_emptied_count_in_a_sealed_bid_is_asked_for_not_taken_as_nothing(
+    template: str, legal: dict[str, object]
+) -> None:
+    page = make_templates().env.get_template(template).render(
+        legal=legal, board={"legal": legal}, game={"id": 1}, my_wait={"since_version": 1}, csrf_token="t",
+        **Translator("en").template_globals(),
+    )  # fmt: skip
+    counts = re.findall(r'<input type="number"[^>]*>', page)
+    assert counts and all(" required" in field for field in counts), counts

@@ -27,7 +27,6 @@ from app.services.mail import notify
 from app.services.mail.dispatch import Item, Letter
 from app.services.mail.mail import RenderedMail
 from app.web import dates
-from app.web.game_names import game_name_filter
 from app.web.games.advciv import map as advciv_map
 from app.web.i18n import N_, Translator, interpolate, translations
 from app.web.standings import final_places
@@ -48,7 +47,6 @@ def make_environment() -> Environment:
     env.newstyle_gettext = True  # type: ignore[attr-defined]
     env.filters["linkify"] = linkify
     env.filters["final_places"] = final_places
-    env.filters["game_name"] = game_name_filter
     env.filters["player_link"] = player_link
     return env
 

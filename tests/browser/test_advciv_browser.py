@@ -29,15 +29,16 @@ REPORT_CSP = """document.addEventListener("securitypolicyviolation", (e) =>
     console.error("CSP " + e.violatedDirective + " " + e.sourceFile + ":" + e.lineNumber));"""
 
 
-@pytest.fixture
-def screens(browser: Any) -> Iterator[Any]:
-    """Browser pages of a given size and language, in separate contexts (separate cookies); at the end,
-    no script error on any of them, and no content-security-policy violation from this page's script."""
+def watched_pages(browser: Any, touch: bool) -> Iterator[Any]:
+    """Browser pages of a given size and language, in separate contexts (separate cookies), phone-sized
+    ones touch screens if `touch`; at the end, no script error on any of them, and no
+    content-security-policy violation from this page's script."""
     contexts: list[Any] = []
     problems: list[str] = []
 
     def make(viewport: dict[str, int], locale: str) -> Any:
-        context = browser.new_context(viewport=viewport, locale=locale)
+        phone = touch and viewport["width"] < 700
+        context = browser.new_context(viewport=viewport, locale=locale, has_touch=phone, is_mobile=phone)
         context.set_default_timeout(15_000)
         contexts.append(context)
         page = context.new_page()
@@ -50,6 +51,11 @@ def screens(browser: Any) -> Iterator[Any]:
     for context in contexts:
         context.close()
     assert [text for text in problems if "advciv" in text or "script error" in text] == []
+
+
+@pytest.fixture
+def screens(browser: Any) -> Iterator[Any]:
+    yield from watched_pages(browser, touch=False)
 
 
 def shoot(page: Any, name: str) -> None:

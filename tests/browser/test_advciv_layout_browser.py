@@ -18,7 +18,7 @@ from app.games.advciv.model import State
 from app.games.advciv.rules import AdvcivOptions
 from app.games.kit.model import evolve
 from tests.browser.test_accounts_browser import sign_up_in_browser
-from tests.browser.test_advciv_browser import REPORT_CSP, game_of_three
+from tests.browser.test_advciv_browser import game_of_three, watched_pages
 from tests.browser.test_advciv_market_browser import put_now
 from tests.browser.test_tigris_browser import api
 from tests.games.advciv.helpers import begin, blank, deal, key, units
@@ -31,26 +31,7 @@ LANGUAGES = ("en", "fr")
 
 @pytest.fixture
 def touch_screens(browser: Any) -> Iterator[Any]:
-    """Pages of a given size, in separate contexts; a phone-sized one is a touch screen. At the end, no
-    script error and no content-security-policy violation on any of them."""
-    contexts: list[Any] = []
-    problems: list[str] = []
-
-    def make(viewport: dict[str, int], locale: str) -> Any:
-        phone = viewport["width"] < 700
-        context = browser.new_context(viewport=viewport, locale=locale, has_touch=phone, is_mobile=phone)
-        context.set_default_timeout(15_000)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
-        page.add_init_script(REPORT_CSP)
-        page.on("console", lambda message: problems.append(message.text) if "CSP " in message.text else None)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
-    assert [text for text in problems if "advciv" in text or "script error" in text] == []
+    yield from watched_pages(browser, touch=True)
 
 
 def shoot(page: Any, name: str, selector: str | None = None) -> None:

@@ -32,6 +32,10 @@ def test_three_players_bid_and_see_the_reveal(live_server: str, new_page: Any) -
 
     for page in (alice, bruno, chloe):
         page.locator("#bid-form").wait_for()
+    alice.fill("#bid-form input[name=fairy]", "")  # an emptied field is asked for, not sealed as nothing
+    alice.click("#bid-form button[type=submit]")
+    assert alice.locator("#bid-form input[name=fairy]").evaluate("e => e.matches(':invalid')")
+    assert alice.locator("#bid-form").is_visible()  # nothing sealed: the bid is still to make
     alice.fill("#bid-form input[name=fairy]", "3")
     alice.click("#bid-form button[type=submit]")
     alice.locator("#game-orders", has_text="Nothing to do").wait_for()

@@ -3,6 +3,7 @@ words, forms that keep what was typed, help at hand, and players one click from 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -18,11 +19,39 @@ def locale(language: str) -> str:
     return "fr-FR" if language == "fr" else "en-GB"
 
 
-def two_player_game(alice: Any, bruno: Any, base: str) -> int:
-    game = api(alice, base, "POST", "/games", {"game_type": "fake", "players": 2, "time_limit_hours": 24})
-    api(bruno, base, "POST", f"/games/{game['id']}/join")
-    game_id: int = game["id"]
-    return game_id
+SignUp = Callable[..., Any]
+Seat = Callable[..., tuple[list[Any], int]]
+
+
+@pytest.fixture
+def signed_up(live_server: str, new_page: Any) -> SignUp:
+    """`signed_up(name, phone, language)`: a page of its own, signed up as `name` in the language."""
+
+    def sign_up(name: str, phone: bool = False, language: str = "en") -> Any:
+        page = new_page(phone=phone, locale=locale(language))
+        sign_up_in_browser(page, live_server, name, language=language)
+        return page
+
+    return sign_up
+
+
+@pytest.fixture
+def seat(live_server: str, signed_up: SignUp) -> Seat:
+    """`seat(names, game_type, phone, language)`: each name signed up in a browser of its own, in the
+    language, and seated at a new game (the first creates it); the first on a phone if asked, the others on
+    a desktop. Returns the pages, in the order of the names, and the game's id."""
+
+    def seated(
+        names: Sequence[str], game_type: str = "fake", phone: bool = False, language: str = "en"
+    ) -> tuple[list[Any], int]:
+        pages = [signed_up(name, phone and index == 0, language) for index, name in enumerate(names)]
+        game = api(pages[0], live_server, "POST", "/games", {"game_type": game_type, "players": len(pages)})
+        for page in pages[1:]:
+            api(page, live_server, "POST", f"/games/{game['id']}/join")
+        game_id: int = game["id"]
+        return pages, game_id
+
+    return seated
 
 
 @pytest.mark.parametrize(("phone", "language"), SIZES)
@@ -59,12 +88,9 @@ def test_an_empty_sign_up_and_an_over_long_name_get_sentences(
 
 @pytest.mark.parametrize(("phone", "language"), SIZES)
 def test_a_refused_quit_keeps_the_name_and_says_why_beside_it(
-    live_server: str, new_page: Any, phone: bool, language: str
+    live_server: str, seat: Seat, phone: bool, language: str
 ) -> None:
-    alice, bruno = new_page(phone=phone, locale=locale(language)), new_page()
-    sign_up_in_browser(alice, live_server, "Alice", language=language)
-    sign_up_in_browser(bruno, live_server, "Bruno")
-    game_id = two_player_game(alice, bruno, live_server)
+    (alice, _), game_id = seat(["Alice", "Bruno"], phone=phone, language=language)
     alice.goto(f"{live_server}/games/{game_id}")
     quitting = alice.locator("details", has=alice.locator("form[action$='/quit']"))
     quitting.locator("summary").click()
@@ -82,10 +108,9 @@ def test_a_refused_quit_keeps_the_name_and_says_why_beside_it(
 
 @pytest.mark.parametrize(("phone", "language"), SIZES)
 def test_a_newcomer_follows_the_first_steps_into_the_queue(
-    live_server: str, new_page: Any, phone: bool, language: str
+    live_server: str, signed_up: SignUp, phone: bool, language: str
 ) -> None:
-    page = new_page(phone=phone, locale=locale(language))
-    sign_up_in_browser(page, live_server, "Nina", language=language)
+    page = signed_up("Nina", phone, language)
     card = page.locator("#first-steps")
     assert card.is_visible()
     assert ("quelques secondes" if language == "fr" else "a few seconds") in card.inner_text()
@@ -113,9 +138,8 @@ def test_a_newcomer_follows_the_first_steps_into_the_queue(
 
 
 @pytest.mark.parametrize(("phone", "language"), SIZES)
-def test_help_is_one_click_away(live_server: str, new_page: Any, phone: bool, language: str) -> None:
-    page = new_page(phone=phone, locale=locale(language))
-    sign_up_in_browser(page, live_server, "Hugo", language=language)
+def test_help_is_one_click_away(live_server: str, signed_up: SignUp, phone: bool, language: str) -> None:
+    page = signed_up("Hugo", phone, language)
     if page.locator(".menu-toggle").is_visible():
         page.click(".menu-toggle")
     page.click("header a[href='/help']")
@@ -127,26 +151,15 @@ def test_help_is_one_click_away(live_server: str, new_page: Any, phone: bool, la
 
 @pytest.mark.parametrize(("phone", "language"), SIZES)
 def test_a_player_opens_an_opponents_profile_from_the_game_page(
-    live_server: str, new_page: Any, phone: bool, language: str
+    live_server: str, seat: Seat, phone: bool, language: str
 ) -> None:
-    alice, bruno = new_page(phone=phone, locale=locale(language)), new_page()
-    sign_up_in_browser(alice, live_server, "Alice", language=language)
-    sign_up_in_browser(bruno, live_server, "Bruno")
-    game_id = two_player_game(alice, bruno, live_server)
+    (alice, _), game_id = seat(["Alice", "Bruno"], phone=phone, language=language)
     alice.goto(f"{live_server}/games/{game_id}")
     keep_screenshot(alice, f"game-names-{size_name(phone, language)}")
     alice.locator("#game-status a.player", has_text="Bruno").first.click()
     alice.wait_for_url(f"{live_server}/users/*")
     assert "Bruno" in alice.locator("main h1").inner_text()
     keep_screenshot(alice, f"profile-from-game-{size_name(phone, language)}")
-
-
-def game_of(base: str, pages: list[Any], game_type: str) -> int:
-    game = api(pages[0], base, "POST", "/games", {"game_type": game_type, "players": len(pages)})
-    for page in pages[1:]:
-        api(page, base, "POST", f"/games/{game['id']}/join")
-    game_id: int = game["id"]
-    return game_id
 
 
 def top(page: Any, selector: str) -> float:
@@ -156,11 +169,8 @@ def top(page: Any, selector: str) -> float:
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_amun_re_on_a_phone_says_whose_turn_first(live_server: str, new_page: Any, language: str) -> None:
-    pages = [new_page(phone=index == 0, locale=locale(language)) for index in range(3)]
-    for page, name in zip(pages, ("Ada", "Ben", "Cyril"), strict=True):
-        sign_up_in_browser(page, live_server, name, language=language)
-    game_id = game_of(live_server, pages, "amunre")
+def test_amun_re_on_a_phone_says_whose_turn_first(live_server: str, seat: Seat, language: str) -> None:
+    pages, game_id = seat(["Ada", "Ben", "Cyril"], "amunre", phone=True, language=language)
     for page in pages:
         page.goto(f"{live_server}/games/{game_id}")
         assert top(page, "#game-status") <= top(page, "#game-board")  # above it, or beside it on a desktop
@@ -171,11 +181,8 @@ def test_amun_re_on_a_phone_says_whose_turn_first(live_server: str, new_page: An
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
-def test_tigris_on_a_phone_fits_the_thumb(live_server: str, new_page: Any, language: str) -> None:
-    alice, bob = new_page(phone=True, locale=locale(language)), new_page()
-    sign_up_in_browser(alice, live_server, "Alice", language=language)
-    sign_up_in_browser(bob, live_server, "Bob")
-    game_id = game_of(live_server, [alice, bob], "tigris")
+def test_tigris_on_a_phone_fits_the_thumb(live_server: str, seat: Seat, language: str) -> None:
+    (alice, bob), game_id = seat(["Alice", "Bob"], "tigris", phone=True, language=language)
     first = alice if api(alice, live_server, "GET", f"/games/{game_id}")["your_seat"] == 0 else bob
     first.set_viewport_size({"width": 390, "height": 844})
     first.goto(f"{live_server}/games/{game_id}")

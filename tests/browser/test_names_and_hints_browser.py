@@ -1,5 +1,5 @@
-"""A generated game name in the viewer's language, hints that do not look filled in, the calendar address
-as served."""
+"""A generated game name in its creator's language, the same for every reader; hints that do not look
+filled in; the calendar address as served."""
 
 from __future__ import annotations
 
@@ -35,6 +35,12 @@ def test_names_hints_and_the_calendar_address(
     heading = page.locator("main h1").first.inner_text()
     assert bool(GENERATED.fullmatch(heading)) == (language == "en"), heading  # French words, French order
     keep_screenshot(page, f"game-name-{shots}")
+    other = "fr" if language == "en" else "en"
+    reader = new_page(phone=phone, locale="fr-FR" if other == "fr" else "en-GB")
+    sign_up_in_browser(reader, live_server, "Bruno", language=other)
+    reader.goto(page.url)
+    assert reader.locator("main h1").first.inner_text() == heading  # one name per game
+    keep_screenshot(reader, f"game-name-read-{size_name(phone, other)}")
 
     page.goto(f"{live_server}/time")
     window = page.locator("input[name=day0]")

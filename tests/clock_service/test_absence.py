@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import pytest
@@ -58,14 +59,36 @@ def missed(db: Session, game_id: int, seat: int) -> int:
     return next(s.missed_turns for s in game(db, game_id).seats if s.number == seat)
 
 
-def test_a_player_is_evicted_after_x_missed_turns_in_a_row(
-    db: Session, sessions: sessionmaker[Session]
-) -> None:
+ABSENT = 2  # the seat that stops playing
+
+
+@dataclass(frozen=True)
+class Table:
+    game_id: int
+    players: dict[int, User]  # by seat
+    now: datetime  # when the set-up left off
+
+
+@pytest.fixture
+def table(db: Session) -> Table:
+    """Ann, Ben and Cat at a running game of the fake type, nobody absent yet."""
     users = make_users(db, "Ann", "Ben", "Cat")
     game_id = running_game(db, users)
-    players = by_seat(db, game_id, users)
-    absent = 2
-    now = NOW
+    return Table(game_id, by_seat(db, game_id, users), NOW)
+
+
+@pytest.fixture
+def missed_twice(db: Session, sessions: sessionmaker[Session], table: Table) -> Table:
+    """The same table once seat ABSENT has timed out on two turns in a row."""
+    now = play_round(db, sessions, table.game_id, table.players, ABSENT, table.now)
+    now = play_round(db, sessions, table.game_id, table.players, ABSENT, now)
+    return Table(table.game_id, table.players, now)
+
+
+def test_a_player_is_evicted_after_x_missed_turns_in_a_row(
+    db: Session, sessions: sessionmaker[Session], table: Table
+) -> None:
+    game_id, players, absent, now = table.game_id, table.players, ABSENT, table.now
     for expected in (1, 2, 3):
         now = play_round(db, sessions, game_id, players, absent, now)
         assert missed(db, game_id, absent) == expected
@@ -109,12 +132,10 @@ def test_bad_absence_settings_are_refused(db: Session, given: dict[str, object],
 
 
 def test_the_others_may_vote_to_evict_sooner_after_two_missed_turns(
-    db: Session, sessions: sessionmaker[Session]
+    db: Session, sessions: sessionmaker[Session], table: Table
 ) -> None:
-    users = make_users(db, "Ann", "Ben", "Cat")
-    game_id = running_game(db, users)
-    players = by_seat(db, game_id, users)
-    now = play_round(db, sessions, game_id, players, 2, NOW)
+    game_id, players = table.game_id, table.players
+    now = play_round(db, sessions, game_id, players, 2, table.now)
     with pytest.raises(ServiceError) as early:
         absence.vote_to_evict(db, players[0], game_id, 2, now)
     assert early.value.code == "vote_not_open"
@@ -129,15 +150,9 @@ def test_the_others_may_vote_to_evict_sooner_after_two_missed_turns(
     assert next(s.status for s in game(db, game_id).seats if s.number == 2) == "open"
 
 
-def test_votes_need_a_seat_of_ones_own_and_another_target(
-    db: Session, sessions: sessionmaker[Session]
-) -> None:
-    users = make_users(db, "Ann", "Ben", "Cat")
+def test_votes_need_a_seat_of_ones_own_and_another_target(db: Session, missed_twice: Table) -> None:
     (outsider,) = make_users(db, "Zed")
-    game_id = running_game(db, users)
-    players = by_seat(db, game_id, users)
-    now = play_round(db, sessions, game_id, players, 2, NOW)
-    now = play_round(db, sessions, game_id, players, 2, now)
+    game_id, players, now = missed_twice.game_id, missed_twice.players, missed_twice.now
     for voter, seat, code in (
         (players[2], 2, "forbidden"),
         (outsider, 2, "not_your_game"),
@@ -149,14 +164,8 @@ def test_votes_need_a_seat_of_ones_own_and_another_target(
         db.rollback()
 
 
-def test_an_order_in_time_clears_the_count_and_the_votes(
-    db: Session, sessions: sessionmaker[Session]
-) -> None:
-    users = make_users(db, "Ann", "Ben", "Cat")
-    game_id = running_game(db, users)
-    players = by_seat(db, game_id, users)
-    now = play_round(db, sessions, game_id, players, 2, NOW)
-    now = play_round(db, sessions, game_id, players, 2, now)
+def test_an_order_in_time_clears_the_count_and_the_votes(db: Session, missed_twice: Table) -> None:
+    game_id, players, now = missed_twice.game_id, missed_twice.players, missed_twice.now
     absence.vote_to_evict(db, players[0], game_id, 2, now)
     submit(db, players[2], game_id, {"type": "pick", "value": 1}, now + HOUR)
     assert missed(db, game_id, 2) == 0
@@ -164,13 +173,9 @@ def test_an_order_in_time_clears_the_count_and_the_votes(
 
 
 def test_the_absence_table_shows_each_seat_and_what_the_viewer_may_do(
-    db: Session, sessions: sessionmaker[Session]
+    db: Session, missed_twice: Table
 ) -> None:
-    users = make_users(db, "Ann", "Ben", "Cat")
-    game_id = running_game(db, users)
-    players = by_seat(db, game_id, users)
-    now = play_round(db, sessions, game_id, players, 2, NOW)
-    now = play_round(db, sessions, game_id, players, 2, now)
+    game_id, players, now = missed_twice.game_id, missed_twice.players, missed_twice.now
     table = absence.absence_table(db, game(db, game_id), players[0], now + timedelta(minutes=1))
     assert [(row.seat, row.missed_turns, row.threshold, row.may_vote) for row in table] == [
         (0, 0, 4, False),
@@ -181,13 +186,9 @@ def test_the_absence_table_shows_each_seat_and_what_the_viewer_may_do(
 
 
 def test_a_timeout_is_named_in_the_log_with_the_missed_count_and_its_default_to_its_seat_alone(
-    db: Session, sessions: sessionmaker[Session]
+    db: Session, missed_twice: Table
 ) -> None:
-    users = make_users(db, "Ann", "Ben", "Cat")
-    game_id = running_game(db, users)
-    players = by_seat(db, game_id, users)
-    now = play_round(db, sessions, game_id, players, 2, NOW)
-    play_round(db, sessions, game_id, players, 2, now)
+    game_id = missed_twice.game_id
     said = events(db, game_id, "platform:timeout")
     assert [(e.data, e.visible_to) for e in said] == [
         ({"seat": 2, "missed": 1}, None),

@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from app.models import Report, Sanction
 from app.services.moderation import reports
-from app.services.social import messages
+from app.services.social import lobby, messages
 from tests.moderation.helpers import (
     api_client,
     audit_actions,
@@ -143,3 +143,31 @@ def test_players_report_through_the_form_and_see_the_link_on_the_game_page(
     assert response.status_code == 303 and response.headers["location"] == "/reports?filed=true"
     assert "Thank you" in client.get("/reports?filed=true").text
     assert client.get("/moderation").status_code == 403
+
+
+@pytest.mark.parametrize(("language", "running"), [("en", "running"), ("fr", "en cours")])
+def test_a_game_is_said_by_its_title_and_status_in_words_never_its_codes(
+    db: Session, make_client: Any, language: str, running: str
+) -> None:
+    world = _world(db)
+    client = api_client(make_client, "root@example.com")
+    client.patch("/api/v1/me", json={"language": language})
+    game_page = client.get(f"/moderation/games/{world['game']}").text
+    assert f"Fake · {running} · " in game_page and " · active · " not in game_page
+    user_page = client.get(f"/moderation/users/{world['ben'].id}").text
+    assert f'<span class="muted">Fake · {running}</span>' in user_page and ">active<" not in user_page
+
+
+@pytest.mark.parametrize(("language", "phase"), [("en", "sealed bid"), ("fr", "enchère secrète")])
+def test_a_wait_is_said_by_its_phase_in_words(
+    db: Session, make_client: Any, language: str, phase: str
+) -> None:
+    make_user(db, "Root", "admin")
+    ann, ben, cyd = make_users(db, "Ann", "Ben", "Cyd")
+    game = lobby.create_game(db, ann, game_type="dragonstones", players=3, time_limit_hours=24, now=now())
+    for user in (ben, cyd):
+        lobby.join_game(db, user, game.id, now())
+    client = api_client(make_client, "root@example.com")
+    client.patch("/api/v1/me", json={"language": language})
+    page = client.get(f"/moderation/games/{game.id}").text
+    assert page.count(f"<td>{phase} · ") == 3 and "<td>bid" not in page

@@ -23,25 +23,11 @@ from typing import Any, Protocol
 
 from app.games import registry
 from app.games.contract import RuleError
+from app.models.records import GameSetup
 
 KEEP_EVERY = 50  # orders between two kept states of a game
 KEPT_STATES = 1024  # states kept by one process, all games together (the least recently read go first)
 log = logging.getLogger(__name__)
-
-
-class GameFacts(Protocol):
-    """What rebuilding a game needs: a `Game` row, a `GameRecord`, or a game of the replay corpus."""
-
-    @property
-    def id(self) -> int: ...
-    @property
-    def game_type(self) -> str: ...
-    @property
-    def options(self) -> dict[str, Any]: ...
-    @property
-    def players(self) -> int: ...
-    @property
-    def seed(self) -> int: ...
 
 
 class OrderFacts(Protocol):
@@ -85,7 +71,7 @@ class KeptStates:
         self._states: OrderedDict[Key, Any] = OrderedDict()
         self._lock = threading.Lock()
 
-    def rebuild(self, game: GameFacts, seqs: Sequence[int], step: int, read: ReadOrders) -> Rebuilt:
+    def rebuild(self, game: GameSetup, seqs: Sequence[int], step: int, read: ReadOrders) -> Rebuilt:
         """The state after the first `step` orders of the game's order log: `seqs` are the seqs of the
         orders in effect, in turn; `read(first, last)` reads those whose seq is in [first, last], in turn
         (only the orders after the nearest kept state are read)."""
@@ -106,7 +92,7 @@ class KeptStates:
                 self._keep(_key(game, order.seq), state)
         return Rebuilt(state, step)
 
-    def _nearest(self, game: GameFacts, seqs: Sequence[int], step: int) -> tuple[int, Any]:
+    def _nearest(self, game: GameSetup, seqs: Sequence[int], step: int) -> tuple[int, Any]:
         """The kept state nearest to `step` from below: the step itself, else a multiple of `every`."""
         candidates = [step, *range(step - step % self.every, 0, -self.every)]
         with self._lock:
@@ -131,11 +117,11 @@ class KeptStates:
             return len(self._states)
 
 
-def _key(game: GameFacts, seq: int) -> Key:
+def _key(game: GameSetup, seq: int) -> Key:
     return (game.id, game.seed, seq)
 
 
-def _failure(game: GameFacts, step: int, error: Exception) -> ReplayFailure:
+def _failure(game: GameSetup, step: int, error: Exception) -> ReplayFailure:
     log.warning("game %s (%s) does not replay at step %s: %r", game.id, game.game_type, step, error)
     if isinstance(error, RuleError):
         return ReplayFailure(step, error.code, error.template, error.params)

@@ -217,7 +217,7 @@ def new_game(
     ladder = absence.absence_settings(absence_options)
     game = Game(
         game_type=game_type,
-        name=_check_name(name) if name else generate_game_name(),
+        name=_check_name(name) if name else generate_game_name(creator.language),
         players=players,
         time_limit_hours=time_limit_hours,
         options=_validated_options(rules.Options, options or {}),

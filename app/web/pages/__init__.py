@@ -14,7 +14,6 @@ from app.games import registry
 from app.services.accounts.accounts import COMMON_PASSWORDS
 from app.web import dates
 from app.web.deps import csrf_protect
-from app.web.game_names import game_name_filter
 from app.web.game_options import options_in_words
 from app.web.pages import (
     accounts,
@@ -88,7 +87,6 @@ def install_filters(env: Environment) -> None:
     env.filters["final_places"] = final_places
     env.filters["linkify"] = linkify
     env.filters["player_link"] = player_link
-    env.filters["game_name"] = game_name_filter
     env.filters["options_in_words"] = options_in_words
     env.globals["rules_pages"] = frozenset(rules.REFERENCES)
     env.globals["game_titles"] = {game.id: game.title for game in registry.all_games()}

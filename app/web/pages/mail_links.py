@@ -23,7 +23,6 @@ from app.services.mail import account_mail, ical, notify
 from app.services.mail.mail import domain_of
 from app.web.deps import DB, AppSettings, MaybeUser, Now, public_base_url, render, translator
 from app.web.emails import KIND_TITLES
-from app.web.game_names import game_name
 from app.web.security import same_secret
 
 router = APIRouter(include_in_schema=False)
@@ -71,7 +70,7 @@ def calendar(request: Request, session: DB, settings: AppSettings, now: Now, tok
     base_url = public_base_url(request, settings)
     entries = []
     for deadline in ical.deadlines_of(session, owner):
-        game = game_name(deadline.game_name, words.language)
+        game = deadline.game_name
         entry = ical.Entry(
             uid=ical.uid_of(deadline, domain),
             start=deadline.deadline_at,
