@@ -477,7 +477,9 @@ def platform_events(db: Session) -> tuple[GameRules[Any], list[Seen]]:
     for user in players[1:]:
         lobby.join_game(db, user, game_id, at)
     users = {
-        seat.number: next(u for u in players if u.id == seat.user_id) for seat in _game(db, game_id).seats
+        seat.number: next(u for u in players if u.id == seat.user_id)
+        for seat in _game(db, game_id).seats
+        if seat.number is not None
     }
     db.commit()
     _draft_with_a_conflict(db, game_id, users, at)

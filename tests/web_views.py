@@ -5,6 +5,7 @@ the live stream as a browser hears it."""
 from __future__ import annotations
 
 import re
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -86,7 +87,7 @@ async def _hear(client: TestClient, path: str, awaited: str) -> Heard:
         await gone.wait()
         return {"type": "http.disconnect"}
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: MutableMapping[str, Any]) -> None:
         if message["type"] == "http.response.start":
             heard.status = message["status"]
             headers = {key.decode().lower(): value.decode() for key, value in message["headers"]}
