@@ -17,7 +17,9 @@ from tests.bots.helpers import human_waits, orders_by_origin, play_human, run_bo
 from tests.clock_service.factory import NOW, make_users
 
 
-def create(session: Session, creator: object, game_type: str, players: int, bots: int, **extra: object) -> int:
+def create(
+    session: Session, creator: object, game_type: str, players: int, bots: int, **extra: object
+) -> int:
     game = lobby.create_game(
         session,
         creator,  # type: ignore[arg-type]
