@@ -12,6 +12,7 @@ A bot's waits are due at once (`app.services.deadlines.deadlines.set_timers`); t
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from app.models.records import GameFacts, SeatFacts
 
@@ -43,7 +44,7 @@ def bot_names(game: GameFacts) -> dict[int, str]:
     return {seat.id: bot_name(ordinal) for ordinal, seat in enumerate(bots, start=1)}
 
 
-def seat_name(game: GameFacts, seat: SeatFacts, names: Mapping[int | None, str]) -> str | None:
+def seat_name(game: GameFacts, seat: SeatFacts, names: Mapping[Any, str]) -> str | None:
     """The name shown for a seat: its holder's, a bot's, or None for an open seat."""
     if seat.status == "bot":
         return bot_names(game).get(seat.id)
