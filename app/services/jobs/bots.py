@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import select, update
@@ -39,6 +39,7 @@ class BotReport:
     played: int = 0
     gone: int = 0
     failed: int = 0
+    answered: list[tuple[int, int, int]] = field(default_factory=list)  # (game, seat, since_version)
 
 
 def claim_bot_waits(session: Session, now: datetime, config: sweeper.SweepSettings) -> list[tuple[int, int]]:
@@ -61,16 +62,19 @@ def claim_bot_waits(session: Session, now: datetime, config: sweeper.SweepSettin
     return claimed
 
 
-def play_bot_wait(session: Session, wait_id: int, since_version: int, now: datetime) -> bool:
-    """Play one claimed bot wait if it still asks the same question; returns whether it was played."""
+def play_bot_wait(
+    session: Session, wait_id: int, since_version: int, now: datetime
+) -> tuple[int, int, int] | None:
+    """Play one claimed bot wait if it still asks the same question; returns what it answered (the game,
+    the seat, the version the question began at), None when it was answered already or is gone."""
     game = sweeper.locked_game_of(session, wait_id)
     row = session.get(WaitRow, wait_id) if game is not None else None  # read after the game's lock
     if game is None or row is None or not row.bot or row.since_version != since_version:
         session.rollback()
-        return False
+        return None
     if game.status != "active" or game.clock_stopped:
         session.rollback()
-        return False
+        return None
     seat = row.seat
     if game.state is None:  # the seat draft: a bot has no preference among the choices
         draft.draw_for(session, game, seat, now)
@@ -82,8 +86,9 @@ def play_bot_wait(session: Session, wait_id: int, since_version: int, now: datet
         rng = random.Random(f"{game.seed}:{game.version}:{seat}")
         order = bot_order(state, seat, rng) if bot_order is not None else rules.default_order(state, seat)
         play.apply_order(session, game, seat, order, origin="bot", user_id=None, now=now)
+    answered = (game.id, seat, since_version)
     session.commit()
-    return True
+    return answered
 
 
 def play_bots(
@@ -117,10 +122,12 @@ def _play_one(
 ) -> None:
     try:
         with sessions() as session:
-            if play_bot_wait(session, wait_id, since, now):
-                report.played += 1
-            else:
-                report.gone += 1
+            answered = play_bot_wait(session, wait_id, since, now)
+        if answered is None:
+            report.gone += 1
+        else:
+            report.played += 1
+            report.answered.append(answered)
     except Exception as error:  # one bad game must never stop the bots of the others
         log.exception("the bots job failed on wait %s", wait_id)
         report.failed += 1
