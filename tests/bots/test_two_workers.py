@@ -22,6 +22,7 @@ from tests.clock_service.factory import NOW, make_users
 from tests.conftest import POSTGRES_URL
 
 pytestmark = [
+    pytest.mark.timeout(900),  # 50 whole games: minutes on a busy machine
     pytest.mark.postgres,
     pytest.mark.skipif(not POSTGRES_URL, reason="needs TEST_DATABASE_URL (Postgres)"),
 ]
