@@ -22,13 +22,13 @@ from tests.clock_service.factory import NOW, make_users
 from tests.conftest import POSTGRES_URL
 
 pytestmark = [
-    pytest.mark.timeout(900),  # 50 whole games: minutes on a busy machine
+    pytest.mark.timeout(1800),  # 50 whole games: minutes on a busy machine
     pytest.mark.postgres,
     pytest.mark.skipif(not POSTGRES_URL, reason="needs TEST_DATABASE_URL (Postgres)"),
 ]
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = 50
-WAIT_SECONDS = 600
+WAIT_SECONDS = 1500
 
 
 @pytest.fixture
