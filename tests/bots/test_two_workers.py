@@ -82,13 +82,18 @@ def test_two_workers_play_fifty_bot_games_to_their_end_each_bot_turn_once(
     bot_games: list[int], sessions: sessionmaker[Session]
 ) -> None:
     workers = [worker(), worker()]
-    for process in workers:  # the barrier: both are connected and listening before either starts
-        assert process.stdout is not None and process.stdout.readline().strip() == "ready"
-    for process in workers:
-        assert process.stdin is not None
-        process.stdin.write("go\n")
-        process.stdin.flush()
-    reports = [finish(process) for process in workers]
+    try:
+        for process in workers:  # the barrier: both are connected and listening before either starts
+            assert process.stdout is not None and process.stdout.readline().strip() == "ready"
+        for process in workers:
+            assert process.stdin is not None
+            process.stdin.write("go\n")
+            process.stdin.flush()
+        reports = [finish(process) for process in workers]
+    finally:
+        for process in workers:  # none outlives a failure, to play on in the next test's games
+            if process.poll() is None:
+                process.kill()
 
     answered = [tuple(item) for report in reports for item in report["answered"]]
     assert all(report["failed"] == 0 for report in reports)
