@@ -74,7 +74,7 @@ class Game(Base, GameFigures):
     held_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     hold_kind: Mapped[str | None] = mapped_column(String(16), nullable=True)
     hold_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
-    # Bots at the table (app.services.play.bot_seats): seats a bot plays from the start (the game is then
+    # Bots at the table (app.services.deadlines.bot_seats): seats a bot plays from the start (the game is then
     # unrated), and whether a bot plays a seat that opens until a replacement takes it.
     bot_seats: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     bots_keep_seats: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")

@@ -9,7 +9,7 @@ from urllib.parse import quote
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 
-from app.services.play import bot_seats
+from app.services.deadlines import bot_seats
 
 # A link starts with http:// or https:// and runs to whitespace or a character that cannot end it; a
 # trailing punctuation mark or unbalanced closing bracket is left to the sentence.

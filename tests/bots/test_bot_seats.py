@@ -9,8 +9,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.models import Game, GameOrder, Notification, RatedGame, Seat, WaitRow
+from app.services.deadlines import bot_seats
 from app.services.errors import ServiceError
-from app.services.play import bot_seats, play
+from app.services.play import play
 from app.services.players import profiles
 from app.services.social import lobby
 from tests.bots.helpers import human_waits, orders_by_origin, play_human, run_bots

@@ -26,7 +26,7 @@ from app import clock
 from app.db import UTCDateTime, table_of
 from app.models import AvailabilityWindow, PauseRequest, User
 from app.models.records import GameFacts
-from app.services.play.bot_seats import bot_played
+from app.services.deadlines.bot_seats import bot_played
 
 # Pause bounds are local dates; no zone is more than 14 hours from UTC, so two days of margin is plenty.
 _ZONE_MARGIN = timedelta(days=2)

@@ -25,9 +25,9 @@ from app.clock.absence import EVICTION_FLOOR
 from app.games import registry
 from app.models import EvictionVote, Game, Notification, Seat, User
 from app.models.records import SeatFacts, UserFacts
-from app.services.deadlines import deadlines, notices
+from app.services.deadlines import bot_seats, deadlines, notices
 from app.services.errors import ServiceError
-from app.services.play import bot_seats, seats
+from app.services.play import seats
 
 
 class AbsenceSettings(BaseModel):

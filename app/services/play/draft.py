@@ -33,8 +33,9 @@ from app.games import registry
 from app.games.contract import Event, Wait
 from app.models import DraftPick, Game, User, WaitRow
 from app.models.records import UserFacts
+from app.services.deadlines import bot_seats
 from app.services.errors import ServiceError
-from app.services.play import absence, bot_seats, play
+from app.services.play import absence, play
 from app.services.players import profiles
 
 PHASE = "draft"

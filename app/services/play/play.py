@@ -40,10 +40,10 @@ from app.models.records import (
     WaitFacts,
     WaitRecord,
 )
-from app.services.deadlines import deadlines, markets
+from app.services.deadlines import bot_seats, deadlines, markets
 from app.services.errors import ServiceError, not_found
 from app.services.ops import metrics as ops_metrics
-from app.services.play import absence, bot_seats, live, replays
+from app.services.play import absence, live, replays
 from app.services.players import profiles, ratings
 
 LOG_LIMIT = 50  # the newest entries a page shows

@@ -38,7 +38,7 @@ from app.models import (
     User,
 )
 from app.models.records import GameFacts
-from app.services.play import bot_seats
+from app.services.deadlines import bot_seats
 
 MODEL = PlackettLuce()  # the library's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
 SEAT_SCALE = MODEL.beta  # the strength of a seat that always wins, in skill points

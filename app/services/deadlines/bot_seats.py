@@ -1,4 +1,4 @@
-"""Bots at the table: which seats a bot plays, and what they are called.
+"""Bots at the table: which seats a bot plays (their waits are due at once), and what they are called.
 
 A game may be created with bot seats (`Game.bot_seats`, status "bot", no holder): a practice game, unrated
 and counted in no one's statistics. A game may also be created with `bots_keep_seats`: a seat that opens
