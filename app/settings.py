@@ -36,6 +36,7 @@ class Settings(BaseSettings):
         0, ge=0, description="processes of `ostraca serve`; 0: one per core on Postgres, one on SQLite"
     )
     sweep_seconds: float = Field(10.0, description="interval of the deadline sweeper")
+    bot_seconds: float = Field(1.0, description="interval of the job that plays the bots' turns")
     sweep_batch: int = Field(100, description="waits the sweeper claims at a time")
     sweep_lease_seconds: int = Field(300, description="how long a claimed wait is left to its claimer")
     sweep_max_attempts: int = Field(5, description="failed claims of a wait before its game is quarantined")

@@ -74,6 +74,10 @@ class Game(Base, GameFigures):
     held_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)
     hold_kind: Mapped[str | None] = mapped_column(String(16), nullable=True)
     hold_reason: Mapped[str | None] = mapped_column(String(500), nullable=True)
+    # Bots at the table (app.services.deadlines.bot_seats): seats a bot plays from the start (the game is then
+    # unrated), and whether a bot plays a seat that opens until a replacement takes it.
+    bot_seats: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    bots_keep_seats: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.joined_at, Seat.id", lazy="selectin"
@@ -94,7 +98,7 @@ class Seat(Base):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
     number: Mapped[int | None] = mapped_column(Integer, nullable=True)
     pick: Mapped[int | None] = mapped_column(Integer, nullable=True)  # drawn on joining, 1..players
-    status: Mapped[str] = mapped_column(String(16), default="playing")  # playing, open
+    status: Mapped[str] = mapped_column(String(16), default="playing")  # playing, open, bot
     missed_turns: Mapped[int] = mapped_column(Integer, default=0)
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     opened_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # when it became open
@@ -138,7 +142,7 @@ class GameOrder(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
-    origin: Mapped[str] = mapped_column(String(16))  # player, timeout, admin
+    origin: Mapped[str] = mapped_column(String(16))  # player, timeout, admin, clock, bot
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     payload: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
@@ -186,3 +190,4 @@ class WaitRow(Base):
     check_at: Mapped[datetime | None] = mapped_column(UTCDateTime, nullable=True)  # when the sweeper looks
     attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")  # claims not finished
     last_error: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")  # a bot answers it

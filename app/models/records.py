@@ -103,6 +103,10 @@ class GameFacts(GameSetup, Protocol):
     @property
     def hold_reason(self) -> str | None: ...
     @property
+    def bot_seats(self) -> int: ...
+    @property
+    def bots_keep_seats(self) -> bool: ...
+    @property
     def seats(self) -> Sequence[SeatFacts]: ...
     @property
     def seats_taken(self) -> int: ...
@@ -123,6 +127,8 @@ class WaitFacts(Protocol):
     def deadline_at(self) -> datetime | None: ...
     @property
     def market(self) -> bool: ...
+    @property
+    def bot(self) -> bool: ...
 
 
 class UserFacts(Protocol):
@@ -204,6 +210,8 @@ class GameRecord(GameFigures):
     held_at: datetime | None
     hold_kind: str | None
     hold_reason: str | None
+    bot_seats: int
+    bots_keep_seats: bool
     seats: tuple[SeatRecord, ...] = ()
 
 
@@ -216,6 +224,7 @@ class WaitRecord:
     since_version: int
     deadline_at: datetime | None
     market: bool
+    bot: bool = False  # a bot answers it
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,8 @@ from urllib.parse import quote
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 
+from app.services.deadlines import bot_seats
+
 # A link starts with http:// or https:// and runs to whitespace or a character that cannot end it; a
 # trailing punctuation mark or unbalanced closing bracket is left to the sentence.
 LINK = re.compile(r"https?://[^\s<>\"'`]+", re.IGNORECASE)
@@ -46,9 +48,11 @@ def _anchor(url: str) -> str:
 @pass_context
 def player_link(context: Any, name: str | None) -> Markup:
     """A player's display name as a link to their profile (through /players/<name>); in a mail, an absolute
-    one (its `base_url`). No name, nothing."""
+    one (its `base_url`). No name, nothing; a bot's name (with its bot mark) is no one's profile: plain."""
     if not name:
         return Markup("")
+    if bot_seats.is_bot_name(str(name)):
+        return Markup('<span class="player bot">{name}</span>').format(name=name)
     base = str(context.get("base_url") or "")
     return Markup('<a class="player" href="{href}">{name}</a>').format(
         href=f"{base}/players/{quote(str(name), safe='')}", name=name

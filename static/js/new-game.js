@@ -1,5 +1,6 @@
 // The new-game form follows the game chosen in its list without a reload: the player count takes the
-// game's range and only the game's options are shown (and sent). Without script, "Show" reloads the page
+// game's range, the bot seats are offered for a game with a bot, and only the game's options are shown
+// (and sent). Without script, "Show" reloads the page
 // for the chosen game, which the server draws the same way.
 (function () {
   "use strict";
@@ -15,6 +16,15 @@
     players.min = least;
     players.max = most;
     players.value = String(Math.min(Math.max(Number(players.value) || least, least), most));
+    var bots = document.getElementById("bot-seats");
+    if (bots) {  // the bot seats, for the games that have a bot: 0 to all seats but one
+      var botted = (bots.getAttribute("data-games") || "").split(" ").indexOf(option.value) >= 0;
+      bots.hidden = !botted;
+      bots.querySelectorAll("input").forEach(function (input) { input.disabled = !botted; });
+      var count = form.elements.namedItem("bot_seats");
+      count.max = most - 1;
+      count.value = String(Math.min(Number(count.value) || 0, most - 1));
+    }
     var range = document.getElementById("players-range");
     if (range) { range.textContent = option.getAttribute("data-range"); }
     form.querySelectorAll("fieldset.game-options").forEach(function (fieldset) {

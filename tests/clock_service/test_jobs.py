@@ -52,7 +52,7 @@ def test_the_scheduler_starts_sweeps_at_once_and_stops(
     background = jobs.Jobs(sessions, settings.model_copy(update={"sweep_seconds": 3600.0}), clock=lambda: NOW)
     background.start()
     assert background.scheduler is not None
-    assert {job.id for job in background.scheduler.get_jobs()} == {"sweep", "periodic"}
+    assert {job.id for job in background.scheduler.get_jobs()} == {"sweep", "bots", "periodic"}
     sweep_job = background.scheduler.get_job("sweep")
     assert (sweep_job.max_instances, sweep_job.coalesce) == (1, True)
     assert background.swept.wait(timeout=60)  # the first sweep runs at start

@@ -26,6 +26,7 @@ from app import clock
 from app.db import UTCDateTime, table_of
 from app.models import AvailabilityWindow, PauseRequest, User
 from app.models.records import GameFacts
+from app.services.deadlines.bot_seats import bot_played
 
 # Pause bounds are local dates; no zone is more than 14 hours from UTC, so two days of margin is plenty.
 _ZONE_MARGIN = timedelta(days=2)
@@ -160,6 +161,7 @@ class GameClock:
     holders: dict[int, int | None]  # seat number -> the user holding it, None for an open seat
     opened: dict[int, datetime | None]  # seat number -> when it became open
     available: dict[int, clock.Availability]  # user id -> availability
+    bots: frozenset[int] = frozenset()  # the seats a bot plays: their waits are due at once
 
     def seat_availability(self, seat: int) -> clock.Availability:
         holder = self.holders.get(seat)
@@ -189,4 +191,5 @@ def game_clock(session: Session, game: GameFacts, since: datetime) -> GameClock:
         holders={number: holder for number, holder in holders.items() if number is not None},
         opened={seat.number: seat.opened_at for seat in seats if seat.number is not None},
         available=available,
+        bots=bot_played(game),
     )

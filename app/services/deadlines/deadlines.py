@@ -96,7 +96,14 @@ def set_timers(
     gc: GameClock, row: WaitRow, deadline: datetime | None, signal_at: datetime | None = None
 ) -> None:
     """The row's deadline, its warning (held seats only, once per deadline) and its next check (`signal_at`:
-    also when the market's clock order falls due)."""
+    also when the market's clock order falls due). A bot's wait is due at once, has no deadline of its own
+    (a market's keeps the market's close) and no warning."""
+    row.bot = row.seat in gc.bots
+    if row.bot:
+        row.deadline_at = deadline if row.market else None
+        row.warn_at = None
+        row.check_at = None if gc.game.clock_stopped else row.started_at
+        return
     row.deadline_at = deadline
     warn = None
     held = gc.holders.get(row.seat) is not None
@@ -113,7 +120,8 @@ def set_next_checks(session: Session, game: GameFacts, rows: Sequence[WaitRow]) 
     stored = markets.stored_market(session, game.id) if any(row.market for row in rows) else None
     signal = markets.signal_at(game, stored)
     for row in rows:
-        row.check_at = earliest(row.warn_at, row.deadline_at, signal if row.market else None)
+        due = row.started_at if row.bot else None
+        row.check_at = earliest(due, row.warn_at, row.deadline_at, signal if row.market else None)
 
 
 def start_waits(

@@ -3,6 +3,8 @@
 Every process that runs jobs (`ostraca serve`, `ostraca worker`) has one in-memory scheduler with:
 - the sweeper, every `sweep_seconds` (max_instances=1, coalesce): it checks in (outage compensation),
   then handles every due wait; any number of processes may sweep at once (see app.services.jobs.sweeper);
+- the bots job, every `bot_seconds`: it plays the turns of the seats a bot plays, each once, however many
+  processes run it (see app.services.jobs.bots);
 - a tick every minute for the periodic jobs (PERIODIC_JOBS), each run once per slot across all processes
   by inserting its (job, slot) row with ON CONFLICT DO NOTHING: only the process whose insert went in
   runs it.
@@ -28,7 +30,7 @@ from app.db import insert_ignoring_conflicts
 from app.models import JobRun
 from app.services.accounts import accounts
 from app.services.deadlines import outage
-from app.services.jobs import sweeper
+from app.services.jobs import bots, sweeper
 from app.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -126,6 +128,7 @@ class Jobs:
         self.clock = clock
         self.stopping = threading.Event()
         self.swept = threading.Event()  # set after each pass of the sweeper (tests and tools wait on it)
+        self.bots_played = threading.Event()  # set after each pass of the bots job
         self.scheduler: BaseScheduler | None = None
         self.more_jobs: list[Callable[[BaseScheduler], None]] = []  # other modules add their jobs here
 
@@ -153,6 +156,17 @@ class Jobs:
         finally:
             self.swept.set()
 
+    def play_bots(self) -> bots.BotReport | None:
+        try:
+            return bots.play_bots(
+                self.sessions, self.clock, sweep_settings(self.settings), stop=self.stopping.is_set
+            )
+        except Exception:
+            log.exception("the bots job failed; the next one will retry")
+            return None
+        finally:
+            self.bots_played.set()
+
     def _touch(self, now: datetime) -> None:
         with self.sessions() as session:
             outage.touch(session, now)
@@ -172,6 +186,9 @@ class Jobs:
         now = utcnow()
         self.scheduler.add_job(
             self.sweep, "interval", seconds=self.settings.sweep_seconds, id="sweep", next_run_time=now
+        )
+        self.scheduler.add_job(
+            self.play_bots, "interval", seconds=self.settings.bot_seconds, id="bots", next_run_time=now
         )
         self.scheduler.add_job(self.tick, "interval", seconds=TICK_SECONDS, id="periodic", next_run_time=now)
         for register in self.more_jobs:

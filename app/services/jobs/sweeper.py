@@ -75,7 +75,7 @@ def claim_due(session: Session, now: datetime, config: SweepSettings) -> list[in
     """Claim up to a batch of due waits: an attempt more each, and their next check a lease ahead."""
     query = (
         select(WaitRow.id)
-        .where(WaitRow.check_at <= now)
+        .where(WaitRow.check_at <= now, WaitRow.bot.is_(False))  # a bot's waits: the bots job's
         .order_by(WaitRow.check_at)
         .limit(config.batch)
         .with_for_update(skip_locked=True)
@@ -93,7 +93,7 @@ def claim_due(session: Session, now: datetime, config: SweepSettings) -> list[in
 
 def handle_wait(session: Session, wait_id: int, now: datetime) -> str:
     """Act on one claimed wait (see the module's docstring); returns what was done."""
-    game = _locked_game_of(session, wait_id)
+    game = locked_game_of(session, wait_id)
     row = session.get(WaitRow, wait_id) if game is not None else None  # read after the game's lock
     if game is None or row is None or game.status != "active" or game.clock_stopped:
         session.rollback()
@@ -150,7 +150,7 @@ def signal_embargo(session: Session, game: Game, now: datetime) -> bool:
     return True
 
 
-def _locked_game_of(session: Session, wait_id: int) -> Game | None:
+def locked_game_of(session: Session, wait_id: int) -> Game | None:
     """The game of the wait, locked (the game first, as every writer of a game does)."""
     game_id = select(WaitRow.game_id).where(WaitRow.id == wait_id).scalar_subquery()
     return session.scalar(select(Game).where(Game.id == game_id).with_for_update())
@@ -185,7 +185,7 @@ def backoff(attempts: int) -> timedelta:
 
 def record_failure(session: Session, wait_id: int, error: str, now: datetime, config: SweepSettings) -> bool:
     """After a failed handler: back off, or quarantine the game. Returns whether it was quarantined."""
-    game = _locked_game_of(session, wait_id)
+    game = locked_game_of(session, wait_id)
     row = session.get(WaitRow, wait_id) if game is not None else None
     if game is None or row is None:
         return False

@@ -25,7 +25,7 @@ from app.clock.absence import EVICTION_FLOOR
 from app.games import registry
 from app.models import EvictionVote, Game, Notification, Seat, User
 from app.models.records import SeatFacts, UserFacts
-from app.services.deadlines import deadlines, notices
+from app.services.deadlines import bot_seats, deadlines, notices
 from app.services.errors import ServiceError
 from app.services.play import seats
 
@@ -170,6 +170,7 @@ class SeatAbsence:
     voted: bool  # the viewer has voted against it
     offered_to_viewer: bool
     reserved: bool  # offered to someone else for now
+    bot_since: datetime | None = None  # an open seat a bot holds (the game's `bots_keep_seats`): since when
 
 
 @dataclass(frozen=True)
@@ -215,7 +216,7 @@ def _seat_absence(
     offered = looker.user is not None and seat.offered_to == looker.user.id
     return SeatAbsence(
         seat=number,
-        player=names.get(seat.user_id) if seat.user_id else None,
+        player=bot_seats.seat_name(game, seat, names),
         status=seat.status,
         missed_turns=seat.missed_turns,
         threshold=threshold(session, game, number, stage),
@@ -224,6 +225,7 @@ def _seat_absence(
         voted=number in looker.voted,
         offered_to_viewer=offered and not playing,
         reserved=seats.is_reserved(seat, now) and not offered,
+        bot_since=seat.opened_at if seat.status == "open" and bot_seats.plays_seat(game, seat) else None,
     )
 
 

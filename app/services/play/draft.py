@@ -33,6 +33,7 @@ from app.games import registry
 from app.games.contract import Event, Wait
 from app.models import DraftPick, Game, User, WaitRow
 from app.models.records import UserFacts
+from app.services.deadlines import bot_seats
 from app.services.errors import ServiceError
 from app.services.play import absence, play
 from app.services.players import profiles
@@ -76,7 +77,8 @@ def deal(session: Session, game: Game, drafted: dict[int, str], now: datetime) -
     game.state = rules.dump(state)
     game.version = 1
     names = _names(session, game)
-    players = [names.get(seat.user_id) or "" for seat in sorted(game.seats, key=lambda s: s.number or 0)]
+    numbered = sorted(game.seats, key=lambda s: s.number or 0)
+    players = [bot_seats.seat_name(game, seat, names) or "" for seat in numbered]
     play.append_events(session, game, [Event("platform:game_started", {"players": players})], now)
     play.sync_waits(session, game, rules.waits(state), acting_seat=None, now=now)
 
@@ -189,7 +191,8 @@ def _choose(
     if wait is None or wait.seat != pick.seat:
         pick.preselection = choice  # secret until it is resolved
         return
-    profiles.record_move(session, user.id, wait.started_at, now)
+    if bot_seats.rated(game):
+        profiles.record_move(session, user.id, wait.started_at, now)
     _resolve(session, game, pick, choice, now)
     seat = next(s for s in game.seats if s.number == pick.seat)
     absence.reset_missed_turns(session, game.id, seat)
@@ -198,17 +201,24 @@ def _choose(
 
 def play_timeout(session: Session, game: Game, seat_number: int, now: datetime) -> None:
     """The deadline of a draft wait passed: a random choice still free; a missed turn."""
+    if draw_for(session, game, seat_number, now):
+        absence.count_missed_turn(session, game, seat_number, now)
+        play.announce(session, game)
+
+
+def draw_for(session: Session, game: Game, seat_number: int, now: datetime) -> bool:
+    """A random choice still free for the awaited seat (a timeout's, or a bot's: a bot has no preference
+    among nations); False when the seat is not awaited in the draft."""
     wait = awaited_seat(session, game.id)
     picks = picks_of(session, game.id)
     if wait is None or wait.seat != seat_number or picks[seat_number].choice is not None:
-        return
+        return False
     taken = {pick.choice for pick in picks if pick.choice is not None}
     free = [choice for choice in choices_of(game) or [] if choice not in taken]
     draw = random.Random(f"{game.seed}:{seat_number}:{len(taken)}")
     _resolve(session, game, picks[seat_number], draw.choice(free), now)
     advance(session, game, now, acting_seat=seat_number)
-    absence.count_missed_turn(session, game, seat_number, now)
-    play.announce(session, game)
+    return True
 
 
 # --- what a viewer sees -----------------------------------------------------------------------------
@@ -246,11 +256,11 @@ def draft_view(session: Session, game_id: int, user: UserFacts | None) -> DraftV
     picks = picks_of(session, game.id)
     wait = awaited_seat(session, game.id)
     names = _names(session, game)
-    holders = {s.number: s.user_id for s in game.seats if s.status == "playing"}
+    shown = {s.number: bot_seats.seat_name(game, s, names) for s in game.seats}
     rows = [
         DraftRow(
             pick.seat,
-            names.get(holders.get(pick.seat)),
+            shown.get(pick.seat),
             pick.choice,
             wait is not None and wait.seat == pick.seat,
         )

@@ -40,7 +40,7 @@ from app.models.records import (
     WaitFacts,
     WaitRecord,
 )
-from app.services.deadlines import deadlines, markets
+from app.services.deadlines import bot_seats, deadlines, markets
 from app.services.errors import ServiceError, not_found
 from app.services.ops import metrics as ops_metrics
 from app.services.play import absence, live, replays
@@ -100,7 +100,7 @@ def submit(
     )
     if answered is not None:
         started_at, phase, sealed = answered
-        if not sealed or _decided(seat.number, phase, applied.waits):
+        if bot_seats.rated(game) and (not sealed or _decided(seat.number, phase, applied.waits)):
             profiles.record_move(session, user.id, started_at, now)
         absence.reset_missed_turns(session, game.id, seat)
     session.commit()
@@ -218,8 +218,8 @@ def apply_order(
     """Apply one order to a locked, running game, inside the caller's transaction; returns the game's
     waits and the rules' state after it (`waits`: the wait rows, when the caller has read them already).
 
-    `origin`: "player", "timeout", "admin" or "clock" (the rules' `clock_order`, which answers no wait:
-    every seat keeps its wait and deadline)."""
+    `origin`: "player", "timeout", "admin", "bot" (a seat a bot plays, `app.services.jobs.bots`) or
+    "clock" (the rules' `clock_order`, which answers no wait: every seat keeps its wait and deadline)."""
     ops_metrics.watch_order(session, game.game_type, origin)
     refuse_if_held(game)
     rules = registry.get(game.game_type)
@@ -671,7 +671,7 @@ def view_of(
     players: list[str | None] = [None] * game.players
     for s in game.seats:
         if s.number is not None:
-            players[s.number] = names.get(s.user_id) if s.user_id else None
+            players[s.number] = bot_seats.seat_name(game, s, names)
     board = None
     waits: list[WaitInfo] = []
     if game.state is not None:
@@ -684,7 +684,7 @@ def view_of(
             waits.append(
                 WaitInfo(row.seat, players[row.seat], row.phase, row.deadline_at, row.since_version, default)
             )
-    members = [names[s.user_id] for s in game.seats if s.user_id in names]
+    members = [name for s in game.seats if (name := bot_seats.seat_name(game, s, names)) is not None]
     return GameView(game, seat, players, members, board, waits, log or [], rolled_back)
 
 

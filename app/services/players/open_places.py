@@ -84,6 +84,7 @@ class GameListing:
     created_at: datetime
     min_reliability: int | None
     options: dict[str, Any]  # the rules' options, which the list says when they differ from the rules
+    bot_seats: int = 0  # seats a bot plays: the game is unrated, which the list says before anyone joins
 
 
 @dataclass(frozen=True)
@@ -301,5 +302,6 @@ def listings(session: Session, game_ids: Set[int]) -> dict[int, GameListing]:
         Game.created_at,
         Game.min_reliability,
         Game.options,
+        Game.bot_seats,
     ).where(Game.id.in_(sorted(game_ids)))
     return {row[0]: GameListing(*row) for row in session.execute(query)}

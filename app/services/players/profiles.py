@@ -75,7 +75,13 @@ def reliability(session: Session, user_id: int) -> Reliability:
     ends = dict(
         session.execute(
             select(SeatTenure.end_reason, func.count())
-            .where(SeatTenure.user_id == user_id, SeatTenure.end_reason.in_(("quit", "evicted")))
+            .join(Seat, Seat.id == SeatTenure.seat_id)
+            .join(Game, Game.id == Seat.game_id)
+            .where(
+                SeatTenure.user_id == user_id,
+                SeatTenure.end_reason.in_(("quit", "evicted")),
+                Game.bot_seats == 0,  # a practice game with bots counts in no one's statistics
+            )
             .group_by(SeatTenure.end_reason)
         ).all()
     )
@@ -98,6 +104,7 @@ def timeouts(session: Session, user_id: int) -> int:
         .where(
             SeatTenure.user_id == user_id,
             GameOrder.origin == "timeout",
+            Seat.game_id.not_in(select(Game.id).where(Game.bot_seats > 0)),
             GameOrder.created_at >= SeatTenure.started_at,
             or_(SeatTenure.ended_at.is_(None), GameOrder.created_at <= SeatTenure.ended_at),
         )
@@ -119,7 +126,7 @@ def game_counts(session: Session, user_id: int) -> GameCounts:
         .select_from(SeatTenure)
         .join(Seat, Seat.id == SeatTenure.seat_id)
         .join(Game, Game.id == Seat.game_id)
-        .where(SeatTenure.user_id == user_id, Game.status != "cancelled")
+        .where(SeatTenure.user_id == user_id, Game.status != "cancelled", Game.bot_seats == 0)
     ).all()
     finished = {game_id for game_id, status, ended, _ in rows if status == "finished" and ended is None}
     return GameCounts(

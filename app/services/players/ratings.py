@@ -38,6 +38,7 @@ from app.models import (
     User,
 )
 from app.models.records import GameFacts
+from app.services.deadlines import bot_seats
 
 MODEL = PlackettLuce()  # the library's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300
 SEAT_SCALE = MODEL.beta  # the strength of a seat that always wins, in skill points
@@ -207,7 +208,7 @@ def locked_book(session: Session, game_type: str) -> RatingBook:
 
 def rate_finished_game(session: Session, game: Game, now: datetime) -> None:
     """Take a game that just ended into the ratings (inside the caller's transaction); idempotent."""
-    if game.status != "finished" or not game.standings:
+    if game.status != "finished" or not game.standings or not bot_seats.rated(game):
         return
     book = locked_book(session, game.game_type)
     if session.get(RatedGame, game.id) is not None:

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session, defer
 
 from app.games import options as game_options
 from app.games import registry
+from app.games.contract import bot_order_of
 from app.models import Game, GameInvitation, Notification, Seat, SeatTenure
 from app.models.records import GameFacts, UserFacts
 from app.services.errors import ServiceError, not_found
@@ -44,9 +45,12 @@ def create_game(
     absence_options: Mapping[str, Any] | None = None,
     friends_invited: Sequence[str] = (),
     min_reliability: int | None = None,
+    bot_seats: int = 0,
+    bots_keep_seats: bool = False,
     now: datetime,
 ) -> Game:
-    """A new game with its creator seated; the creator's friends are invited (and told)."""
+    """A new game with its creator seated, and its bot seats; the creator's friends are invited (and
+    told)."""
     invited = friends.friends_named(session, creator, friends_invited)
     if registry.known(game_type):
         _refuse(game_options.unknown_option(registry.get(game_type).Options, options or {}))
@@ -60,9 +64,11 @@ def create_game(
         name=name,
         absence_options=absence_options,
         min_reliability=min_reliability,
+        bot_seats=bot_seats,
+        bots_keep_seats=bots_keep_seats,
         now=now,
     )
-    if len(invited) >= players:
+    if len(invited) >= players - bot_seats:
         raise ServiceError("invalid_input", "You invited more friends than the game has seats.", "friends")
     capped = matchmaking.at_cap(session, creator.id)  # the creator's own games: telling them leaks nothing
     if any(friend.id in capped for friend in invited):
@@ -103,6 +109,8 @@ def play_again(session: Session, user: UserFacts, game_id: int, now: datetime) -
         options={key: value for key, value in (game.options or {}).items() if key != "draft"},
         absence_options={key: getattr(game, key) for key in absence.AbsenceSettings.model_fields},
         min_reliability=game.min_reliability,
+        bot_seats=game.bot_seats,
+        bots_keep_seats=game.bots_keep_seats,
         now=now,
     )
     for other in others:
@@ -192,9 +200,12 @@ def new_game(
     name: str | None = None,
     absence_options: Mapping[str, Any] | None = None,
     min_reliability: int | None = None,
+    bot_seats: int = 0,
+    bots_keep_seats: bool = False,
     now: datetime,
 ) -> Game:
-    """A checked new game with its creator seated, in the caller's transaction (nothing committed)."""
+    """A checked new game with its creator seated and its bot seats, in the caller's transaction (nothing
+    committed): a game whose every seat but the creator's is a bot's starts at once."""
     if not registry.known(game_type):
         raise ServiceError("invalid_input", "There is no such game type.", "game_type")
     sanctions.check_may_join(creator, now)
@@ -214,6 +225,7 @@ def new_game(
         raise ServiceError(
             "invalid_input", "The reliability gate is a percentage, 0 to 100.", "min_reliability"
         )
+    _check_bots(rules, players, bot_seats, bots_keep_seats)
     ladder = absence.absence_settings(absence_options)
     game = Game(
         game_type=game_type,
@@ -226,12 +238,31 @@ def new_game(
         created_at=now,
         version=0,
         min_reliability=min_reliability,
+        bot_seats=bot_seats,
+        bots_keep_seats=bots_keep_seats,
         **ladder.model_dump(),
     )
     session.add(game)
     session.flush()
     _take_seat(session, game, creator, now)
+    for _ in range(bot_seats):
+        _add_seat(session, game, None, "bot", now)
+    if len(game.seats) == game.players:
+        _start(session, game, now)
     return game
+
+
+def _check_bots(rules: Any, players: int, bot_seats: int, bots_keep_seats: bool) -> None:
+    """Bot seats and bots keeping open seats need the rules' bot; a game keeps one human seat at least."""
+    if (bot_seats or bots_keep_seats) and bot_order_of(rules) is None:
+        raise ServiceError("invalid_input", "%(game)s has no bot.", "bot_seats", params={"game": rules.title})
+    if not 0 <= bot_seats <= players - 1:
+        raise ServiceError(
+            "invalid_input",
+            "A game has 0 to %(most)s bot seats: one seat at least is a player's.",
+            "bot_seats",
+            params={"most": players - 1},
+        )
 
 
 def _check_name(name: str) -> str:
@@ -337,9 +368,14 @@ def _require_open(game: Game) -> None:
 
 
 def _take_seat(session: Session, game: Game, user: UserFacts, now: datetime) -> None:
-    """A seat with a pick number drawn at random among those still free (1 to the player count)."""
+    _add_seat(session, game, user.id, "playing", now)
+
+
+def _add_seat(session: Session, game: Game, user_id: int | None, status: str, now: datetime) -> None:
+    """A seat (a player's, or a bot's) with a pick number drawn at random among those still free (1 to
+    the player count)."""
     free = sorted(set(range(1, game.players + 1)) - {seat.pick for seat in game.seats})
-    seat = Seat(user_id=user.id, joined_at=now, status="playing", pick=secrets.SystemRandom().choice(free))
+    seat = Seat(user_id=user_id, joined_at=now, status=status, pick=secrets.SystemRandom().choice(free))
     game.seats.append(seat)
     session.flush()
 
@@ -348,8 +384,10 @@ def _start(session: Session, game: Game, now: datetime) -> None:
     """Seats are numbered in pick order; then the set-up (a seat draft, if any) and the first state."""
     _draw_missing_picks(game)
     for seat in game.seats:
-        assert seat.user_id is not None and seat.pick is not None
+        assert seat.pick is not None
         seat.number = seat.pick - 1
+        if seat.user_id is None:  # a bot's seat: no tenure, no mail
+            continue
         session.add(SeatTenure(seat_id=seat.id, user_id=seat.user_id, started_at=now))
         session.add(Notification(user_id=seat.user_id, game_id=game.id, kind="game_started", data={}))
     game.status = "active"

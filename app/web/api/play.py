@@ -81,6 +81,8 @@ def create_game(body: GameCreate, session: DB, user: CurrentUser, now: Now, limi
         absence_options=body.absence,
         friends_invited=body.friends,
         min_reliability=body.min_reliability,
+        bot_seats=body.bot_seats,
+        bots_keep_seats=body.bots_keep_seats,
         now=now,
     )
     return GameSummary.of(game)

@@ -93,6 +93,8 @@ class GameCreate(BaseModel):
         default_factory=list, max_length=16
     )  # invited (names of friends): seated once they accept
     min_reliability: int | None = Field(None, ge=0, le=100)  # the join gate, a reliability percentage
+    bot_seats: int = 0  # seats a bot plays (0 to players - 1, games with a bot only): the game is unrated
+    bots_keep_seats: bool = False  # a bot plays a seat that opens until a replacement takes it
 
 
 class GameRename(BaseModel):
@@ -115,6 +117,7 @@ class GameSummary(BaseModel):
     time_limit_hours: int | None
     version: int
     created_at: datetime
+    bot_seats: int = 0  # seats a bot plays: a game with bots is unrated
 
     @classmethod
     def of(cls, game: GameFacts | GameListing) -> GameSummary:
@@ -128,6 +131,7 @@ class GameSummary(BaseModel):
             time_limit_hours=game.time_limit_hours,
             version=game.version,
             created_at=game.created_at,
+            bot_seats=game.bot_seats,
         )
 
 

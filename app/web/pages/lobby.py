@@ -11,6 +11,7 @@ from starlette.responses import RedirectResponse, Response
 
 from app.games import options as game_options
 from app.games import registry
+from app.games.contract import bot_order_of
 from app.models.records import UserFacts
 from app.services.errors import ServiceError
 from app.services.play import turns
@@ -102,6 +103,7 @@ def new_game_page(request: Request, user: CurrentUser, game_type: str = NEWCOMER
         "chosen": chosen,
         "players": min(max(DEFAULT_PLAYERS, chosen.min_players), chosen.max_players),
         "option_fields": {rules.id: game_options.option_fields(rules.Options) for rules in games},
+        "with_bots": {rules.id for rules in games if bot_order_of(rules) is not None},
     }
     return render(request, "new_game.html", user, context)
 
@@ -131,6 +133,10 @@ def create_game(session: DB, user: CurrentUser, now: Now, limiter: Limiter, fiel
         raise ServiceError(
             "invalid_input", "Give the number of players and the time limit as numbers."
         ) from None
+    bots = str(fields.get("bot_seats", "")).strip()
+    if bots and not bots.isdigit():
+        raise ServiceError("invalid_input", "Give the number of bots as a whole number.", "bot_seats")
+    bot_seats = int(bots) if bots else 0
     game = lobby.create_game(
         session,
         user,
@@ -142,6 +148,8 @@ def create_game(session: DB, user: CurrentUser, now: Now, limiter: Limiter, fiel
         absence_options=fields.get("absence") if isinstance(fields.get("absence"), dict) else None,
         friends_invited=str(fields.get("friends", "")).split(","),
         min_reliability=_percent(str(fields.get("min_reliability", "")).strip()),
+        bot_seats=bot_seats,
+        bots_keep_seats=str(fields.get("bots_keep_seats", "")) == "true",
         now=now,
     )
     return RedirectResponse(f"/games/{game.id}", 303)
