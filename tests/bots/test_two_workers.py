@@ -3,11 +3,8 @@ exactly once, every order is in the log once, and no game is left waiting."""
 
 from __future__ import annotations
 
-import json
 import subprocess
-import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,13 +17,13 @@ from app.services.play import play, seats
 from app.services.social import lobby
 from tests.clock_service.factory import NOW, make_users
 from tests.conftest import POSTGRES_URL
+from tests.worker_processes import start_worker, worker_report
 
 pytestmark = [
     pytest.mark.timeout(1800),  # 50 whole games: minutes on a busy machine
     pytest.mark.postgres,
     pytest.mark.skipif(not POSTGRES_URL, reason="needs TEST_DATABASE_URL (Postgres)"),
 ]
-ROOT = Path(__file__).resolve().parents[2]
 GAMES = 50
 WAIT_SECONDS = 1500
 
@@ -65,17 +62,11 @@ def bot_games(postgres_engine: Engine, db: Session) -> list[int]:
 
 
 def worker() -> subprocess.Popen[str]:
-    command = [sys.executable, "-m", "tests.bots.bot_worker", POSTGRES_URL]
-    return subprocess.Popen(
-        command, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    return start_worker("tests.bots.bot_worker", POSTGRES_URL)
 
 
 def finish(process: subprocess.Popen[str]) -> dict[str, Any]:
-    out, err = process.communicate(timeout=WAIT_SECONDS)
-    assert process.returncode == 0, err
-    report: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
-    return report
+    return worker_report(process, WAIT_SECONDS)
 
 
 def test_two_workers_play_fifty_bot_games_to_their_end_each_bot_turn_once(

@@ -3,13 +3,10 @@ of them is killed in the middle of a timeout."""
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
-import sys
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,12 +17,12 @@ from app.db import Base
 from app.models import GameOrder, WaitRow
 from tests.clock_service.factory import NOW, seed_due_games, sweep_at
 from tests.conftest import POSTGRES_URL
+from tests.worker_processes import start_worker, worker_report
 
 pytestmark = [
     pytest.mark.postgres,
     pytest.mark.skipif(not POSTGRES_URL, reason="needs TEST_DATABASE_URL (Postgres)"),
 ]
-ROOT = Path(__file__).resolve().parents[2]
 GAMES, PLAYERS = 500, 4  # 2,000 due waits
 WAIT_SECONDS = 240
 
@@ -46,24 +43,11 @@ def due(postgres_engine: Engine, db: Session) -> int:
 
 
 def worker(*extra: str) -> subprocess.Popen[str]:
-    command = [
-        sys.executable,
-        "-m",
-        "tests.clock_service.sweep_worker",
-        POSTGRES_URL,
-        NOW.isoformat(),
-        *extra,
-    ]
-    return subprocess.Popen(
-        command, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
+    return start_worker("tests.clock_service.sweep_worker", POSTGRES_URL, NOW.isoformat(), *extra)
 
 
 def finish(process: subprocess.Popen[str]) -> dict[str, Any]:
-    out, err = process.communicate(timeout=WAIT_SECONDS)
-    assert process.returncode == 0, err
-    report: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
-    return report
+    return worker_report(process, WAIT_SECONDS)
 
 
 def timeouts_per_wait(sessions: sessionmaker[Session]) -> list[int]:
